@@ -1,0 +1,295 @@
+"""The ``critter-kitchen`` command. Only this module prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import __version__
+from .errors import CritterError, InputError, Problem
+from .loading.packs import load_ruleset, read_document
+from .loading.records import read_record
+from .loading.yamlpos import parse, read_text
+from .model.ruleset import Ruleset
+from .report.json import result_json
+from .report.text import result_text
+from .stages.runner import score_game
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="critter-kitchen",
+        description="Score recorded games of Critter Kitchen and check card packs, from card data.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    score = sub.add_parser("score", help="score recorded games",
+                           description="Score game records (YAML or JSON; '-' reads standard input, "
+                                       "one record or JSON Lines).")
+    score.add_argument("games", nargs="+", metavar="GAME", help="a game record file, or - for standard input")
+    _pack_option(score)
+    score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    score.add_argument("--explain", action="store_true", help="list every award with its card, stage and reason")
+    score.set_defaults(run=cmd_score)
+
+    validate = sub.add_parser("validate", help="check card packs, card files and game records",
+                              description="Check card packs (folders with pack.yaml, or folders holding packs), "
+                                          "card files and game records; report every problem.")
+    validate.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a card file or a game record")
+    _pack_option(validate)
+    validate.add_argument("--format", choices=("text", "json", "github"), default="text",
+                          help="output format (default: text)")
+    validate.set_defaults(run=cmd_validate)
+    return parser
+
+
+def _pack_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pack", action="append", default=[], metavar="DIR",
+                        help="load this card pack on top of the base pack (repeatable, in order)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except InputError as e:
+        _report(e.problems, sys.stderr)
+        return EXIT_INVALID
+    except CritterError as e:
+        print(f"critter-kitchen: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        return 130
+
+
+def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False) -> None:
+    for p in problems:
+        print(p.format(with_code=with_code), file=out)
+
+
+# score
+
+
+@dataclass
+class _Input:
+    source: str
+    data: Any = None
+    problems: Sequence[Problem] = ()
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.pack)
+    inputs = list(_read_inputs(args.games))
+    many = len(inputs) > 1 or any(i.source.startswith("-:") for i in inputs)
+    if not many:
+        return _score_one(ruleset, inputs[0], args)
+    status = EXIT_OK
+    for item in inputs:
+        problems, output = _score(ruleset, item)
+        if problems:
+            status = EXIT_INVALID
+            line: dict[str, Any] = {"source": item.source, "errors": [p.format() for p in problems]}
+        else:
+            line = {"source": item.source, **(output or {})}
+        if args.format == "json":
+            print(json.dumps(line, separators=(",", ":"), ensure_ascii=False))
+        elif problems:
+            _report(problems, sys.stderr)
+        else:
+            print(f"== {item.source}")
+            print(_text(ruleset, item, args))
+    return status
+
+
+def _score(ruleset: Ruleset, item: _Input) -> tuple[Sequence[Problem], dict[str, Any] | None]:
+    if item.problems:
+        return item.problems, None
+    try:
+        return (), result_json(score_game(read_record(ruleset, item.data, item.source), item.source))
+    except InputError as e:
+        return e.problems, None
+
+
+def _text(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> str:
+    return result_text(score_game(read_record(ruleset, item.data, item.source), item.source), explain=args.explain)
+
+
+def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
+    if item.problems:
+        raise InputError(list(item.problems))
+    result = score_game(read_record(ruleset, item.data, item.source), item.source)
+    if args.format == "json":
+        print(json.dumps(result_json(result), indent=2, ensure_ascii=False))
+    else:
+        print(result_text(result, explain=args.explain))
+    return EXIT_OK
+
+
+def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
+    for name in names:
+        if name == "-":
+            yield from _read_stdin()
+            continue
+        try:
+            yield _Input(name, load_data(Path(name), name))
+        except InputError as e:
+            yield _Input(name, problems=e.problems)
+
+
+def load_data(path: Path, shown: str) -> Any:
+    """A record file's data: JSON files through the JSON reader, anything else as YAML."""
+    if path.suffix == ".json":
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
+        return _json(shown, read_text(shown, raw))
+    return read_document(path, shown).data
+
+
+def _json(source: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError([Problem(source, e.lineno, e.colno, f"JSON syntax error: {e.msg}", "CK002")]) from None
+    except RecursionError:
+        raise InputError([Problem(source, 1, 1, "nesting is too deep", "CK005")]) from None
+
+
+def _read_stdin() -> Iterator[_Input]:
+    raw = sys.stdin.buffer.read()
+    try:
+        text = read_text("-", raw)
+    except InputError as e:
+        yield _Input("-", problems=e.problems)
+        return
+    lines = [(i + 1, ln) for i, ln in enumerate(text.splitlines()) if ln.strip()]
+    if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
+        for number, line in lines:
+            source = f"-:{number}"
+            try:
+                yield _Input(source, _json(source, line))
+            except InputError as e:
+                yield _Input(source, problems=e.problems)
+        return
+    try:
+        yield _Input("-", parse("-", text).data)
+    except InputError as e:
+        yield _Input("-", problems=e.problems)
+
+
+# validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    problems: list[Problem] = []
+    checked = 0
+    for name in args.paths:
+        path = Path(name)
+        if path.is_dir():
+            packs = _packs_below(path)
+            if not packs:
+                problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))
+            for pack in packs:
+                problems.extend(_pack_problems([*args.pack, *_required(pack, packs)]))
+                checked += 1
+        elif _is_record(path):
+            problems.extend(_record_problems(path, name, args.pack))
+            checked += 1
+        elif path.is_file():
+            pack = next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
+            if pack is None:
+                problems.append(Problem(name, 0, 0, "card file is not inside a pack (no pack.yaml above it)", "CK104"))
+            else:
+                problems.extend(p for p in _pack_problems([*args.pack, pack]) if Path(p.path).resolve() == path.resolve())
+            checked += 1
+        else:
+            problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
+    unique = sorted(set(problems))
+    if args.format == "json":
+        rows = [{"path": p.path, "line": p.line, "column": p.column, "code": p.code,
+                 "message": f"{p.where}: {p.message}" if p.where else p.message} for p in unique]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif args.format == "github":
+        for p in unique:
+            message = (f"{p.where}: {p.message}" if p.where else p.message).replace("%", "%25").replace("\n", "%0A")
+            print(f"::error file={p.path},line={max(p.line, 1)},col={max(p.column, 1)}::{p.code} {message}")
+    else:
+        _report(unique, sys.stdout if not unique else sys.stderr, with_code=True)
+        if not unique:
+            print(f"ok: {checked} checked, no problems")
+    return EXIT_INVALID if unique else EXIT_OK
+
+
+def _packs_below(folder: Path) -> list[Path]:
+    return sorted(p.parent for p in folder.rglob("pack.yaml"))
+
+
+def _required(pack: Path, known: list[Path]) -> list[Path]:
+    """The pack after the packs (found beside it) that it requires, in a loadable order."""
+    ids = {}
+    for p in known:
+        try:
+            data = read_document(p / "pack.yaml").data
+        except InputError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            ids[data["id"]] = (p, data.get("requires") or [])
+    order: list[Path] = []
+
+    def visit(p: Path, depth: int) -> None:
+        if depth > len(known) or p in order:
+            return
+        try:
+            requires = read_document(p / "pack.yaml").data.get("requires") or []
+        except (InputError, AttributeError):
+            requires = []
+        for req in requires if isinstance(requires, list) else []:
+            if req in ids and ids[req][0] != p:
+                visit(ids[req][0], depth + 1)
+        order.append(p)
+
+    visit(pack, 0)
+    base = load_ruleset.__module__  # the base pack is always loaded; never load it twice
+    return [p for p in order if not _is_base(p)] if base else order
+
+
+def _is_base(folder: Path) -> bool:
+    from .loading.paths import base_pack
+
+    return folder.resolve() == base_pack().resolve()
+
+
+def _pack_problems(packs: Sequence[str | Path]) -> list[Problem]:
+    try:
+        load_ruleset(packs)
+    except InputError as e:
+        return e.problems
+    return []
+
+
+def _is_record(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        data = load_data(path, str(path))
+    except InputError:
+        return path.suffix == ".json"
+    return isinstance(data, dict) and "players" in data
+
+
+def _record_problems(path: Path, name: str, packs: Sequence[str]) -> list[Problem]:
+    try:
+        ruleset = load_ruleset(packs)
+        read_record(ruleset, load_data(path, name), name)
+    except InputError as e:
+        return e.problems
+    return []

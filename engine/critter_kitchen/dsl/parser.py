@@ -1,0 +1,294 @@
+"""Text of the effect language to syntax tree (lark, LALR, strict)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from . import nodes as n
+
+MAX_DEPTH = 40  # how deeply expressions and blocks may nest
+
+Locate = Callable[[int, int], tuple[int, int]]
+"""Maps a (line, column) in the DSL text to a (line, column) in its file."""
+
+
+class SyntaxProblem(Exception):
+    """A DSL text that does not parse; ``line`` and ``column`` are file positions."""
+
+    def __init__(self, message: str, line: int, column: int, width: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.width = width
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        strict=True,
+        postlex=_Indenter(),
+        start=["program", "expr"],
+        maybe_placeholders=True,
+        propagate_positions=False,
+    )
+
+
+KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "else", "pass")
+
+_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "quoted text",
+    "_NL": "end of line",
+    "$END": "end of text",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "STAR": "'star' or 'stars'",
+    "COMPARE": "a comparison",
+    "MULOP": "'*', '//' or '%'",
+}
+
+
+def _word(terminal: str) -> str:
+    if terminal in _WORDS:
+        return _WORDS[terminal]
+    pattern = _lark().get_terminal(terminal).pattern.value if terminal in _terminal_names() else terminal
+    return f"'{pattern}'"
+
+
+@lru_cache(maxsize=1)
+def _terminal_names() -> frozenset[str]:
+    return frozenset(t.name for t in _lark().terminals)
+
+
+def parse_program(text: str, locate: Locate) -> n.Program:
+    """Parse a whole effect (statements); raise SyntaxProblem with a file position."""
+    return _parse(text if text.endswith("\n") else text + "\n", "program", locate)  # type: ignore[return-value]
+
+
+def parse_expr(text: str, locate: Locate) -> n.Expr:
+    """Parse one expression, e.g. a tie-break key or a part of quoted text."""
+    return _parse(text, "expr", locate)  # type: ignore[return-value]
+
+
+def _parse(text: str, start: str, locate: Locate) -> n.Node:
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as e:
+        raise _syntax_problem(e, text, locate) from None
+    try:
+        return _ToAst(locate).transform(tree)  # type: ignore[no-any-return]
+    except VisitError as e:
+        if isinstance(e.orig_exc, SyntaxProblem):
+            raise e.orig_exc from None
+        raise
+
+
+def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProblem:
+    line, col = getattr(e, "line", 1), getattr(e, "column", 1)
+    if line in (None, -1) or col in (None, -1):  # at the very end of the text
+        lines = text.rstrip("\n").split("\n")
+        line, col = len(lines), len(lines[-1]) + 1
+    fline, fcol = locate(line, col)
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        return SyntaxProblem(f"unexpected character {ch!r}", fline, fcol)
+    token: Token | None = getattr(e, "token", None)
+    expected: set[str] = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
+    message = _friendly(token, expected, text)
+    width = max(1, len(str(token))) if token is not None and token.type not in ("$END", "_NL") else 1
+    if isinstance(e, UnexpectedEOF):
+        message = "unexpected end of text"
+    return SyntaxProblem(message, fline, fcol, width)
+
+
+def _friendly(token: Token | None, expected: set[str], text: str) -> str:
+    kind = token.type if token is not None else "$END"
+    value = str(token) if token is not None else ""
+    if kind == "ASSIGN":
+        return "use '==' to compare; '=' only follows 'let NAME'"
+    if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
+        return "unclosed parenthesis"
+    if kind == "NAME" and value not in KEYWORDS and expected & {"AWARD", "LET", "SET", "FOR", "IF"}:
+        guess = difflib.get_close_matches(value, KEYWORDS, n=1)
+        hint = f"; did you mean '{guess[0]}'?" if guess else ""
+        return f"unknown statement '{value}'{hint}"
+    operand_start = {"INT", "NAME", "LPAR", "STRING"}
+    if operand_start <= expected and kind not in operand_start:
+        return f"missing operand before {_describe(kind, value)}"
+    words = sorted(_word(t) for t in expected if not t.startswith("__"))
+    shown = ", ".join(words[:6]) + (", ..." if len(words) > 6 else "")
+    return f"unexpected {_describe(kind, value)}; expected {shown}"
+
+
+def _describe(kind: str, value: str) -> str:
+    if kind in ("_NL", "$END", "_INDENT", "_DEDENT"):
+        return _WORDS[kind]
+    return f"'{value}'"
+
+
+def _pos(locate: Locate, token: Token) -> n.Pos:
+    line, col = locate(token.line or 1, token.column or 1)
+    return n.Pos(line, col, max(1, len(str(token))))
+
+
+@v_args(inline=True)
+class _ToAst(Transformer[Token, n.Node]):
+    """Builds :mod:`nodes` from lark's tree, translating positions to the file."""
+
+    def __init__(self, locate: Locate) -> None:
+        super().__init__()
+        self.locate = locate
+
+    def p(self, token: Token) -> n.Pos:
+        return _pos(self.locate, token)
+
+    # statements
+    def program(self, *statements: Any) -> n.Program:
+        body = tuple(s for s in statements if isinstance(s, n.Node))
+        return n.Program(body[0].pos if body else n.Pos(*self.locate(1, 1)), body)
+
+    def award(self, kw: Token, amount: n.Expr, _star: Token, _to: Token, target: n.Expr,
+              _for: Token | None, reason: Token | None) -> n.Award:
+        text = self.string(reason) if reason is not None else None
+        return n.Award(self.p(kw), amount, target, text)
+
+    def let(self, kw: Token, name: Token, _eq: Token, value: n.Expr) -> n.Let:
+        return n.Let(self.p(kw), str(name), value)
+
+    def set_stmt(self, kw: Token, target: n.Call, _to: Token, value: n.Expr) -> n.Modify:
+        return n.Modify(self.p(kw), "set", target, value)
+
+    def add_stmt(self, kw: Token, value: n.Expr, _to: Token, target: n.Call) -> n.Modify:
+        return n.Modify(self.p(kw), "add", target, value)
+
+    def multiply_stmt(self, kw: Token, target: n.Call, _by: Token, value: n.Expr) -> n.Modify:
+        return n.Modify(self.p(kw), "multiply", target, value)
+
+    def pass_stmt(self, kw: Token) -> n.Pass:
+        return n.Pass(self.p(kw))
+
+    def for_stmt(self, kw: Token, var: Token, _in: Token, source: n.Expr, _c: Token,
+                 body: tuple[n.Stmt, ...]) -> n.For:
+        _check_depth(body, self.p(kw))
+        return n.For(self.p(kw), str(var), source, body)
+
+    def if_stmt(self, kw: Token, cond: n.Expr, _c: Token, then: tuple[n.Stmt, ...],
+                _else: Token | None, _c2: Token | None, orelse: tuple[n.Stmt, ...] | None) -> n.If:
+        return n.If(self.p(kw), cond, then, orelse or ())
+
+    def suite(self, *statements: Any) -> tuple[n.Stmt, ...]:
+        return tuple(s for s in statements if isinstance(s, n.Node))  # type: ignore[misc]
+
+    # expressions
+    def boolop(self, left: n.Expr, op: Token, right: n.Expr) -> n.BoolOp:
+        return n.BoolOp(self.p(op), str(op), left, right)
+
+    def not_(self, op: Token, operand: n.Expr) -> n.Not:
+        return n.Not(self.p(op), operand)
+
+    def compare(self, left: n.Expr, op: Token, right: n.Expr) -> n.Compare:
+        return n.Compare(self.p(op), str(op), left, right)
+
+    def contains(self, item: n.Expr, op: Token, collection: n.Expr) -> n.Contains:
+        return n.Contains(self.p(op), item, collection, False)
+
+    def not_contains(self, item: n.Expr, op: Token, _in: Token, collection: n.Expr) -> n.Contains:
+        return n.Contains(self.p(op), item, collection, True)
+
+    def binop(self, left: n.Expr, op: Token, right: n.Expr) -> n.BinOp:
+        _check_depth((left, right), self.p(op))
+        return n.BinOp(self.p(op), str(op), left, right)
+
+    def neg(self, op: Token, operand: n.Expr) -> n.Neg:
+        return n.Neg(self.p(op), operand)
+
+    def number(self, token: Token) -> n.Number:
+        return n.Number(self.p(token), int(token))
+
+    def name(self, token: Token) -> n.Name:
+        return n.Name(self.p(token), str(token))
+
+    def string(self, token: Token) -> n.Text:
+        return _template(str(token), self.p(token), self.locate, token)
+
+    def atom(self, _l: Token, inner: n.Expr, _r: Token) -> n.Expr:
+        return inner
+
+    def call(self, name: Token, _l: Token, *rest: Any) -> n.Call:
+        args = tuple(a for a in rest if isinstance(a, n.Node))
+        _check_depth(args, self.p(name))
+        return n.Call(self.p(name), str(name), args)  # type: ignore[arg-type]
+
+    def comprehension(self, func: Token, _l: Token, element: n.Expr, _for: Token, var: Token,
+                      _in: Token, source: n.Expr, _if: Token | None, cond: n.Expr | None,
+                      _r: Token) -> n.Comprehension:
+        _check_depth((element, source), self.p(func))
+        return n.Comprehension(self.p(func), str(func), element, str(var), self.p(var), source, cond)
+
+
+def _check_depth(children: tuple[Any, ...], pos: n.Pos) -> None:
+    if max((_depth(c) for c in children), default=0) > MAX_DEPTH:
+        raise SyntaxProblem(f"nested more than {MAX_DEPTH} levels deep", pos.line, pos.column)
+
+
+def _depth(node: Any) -> int:
+    # Depth is cached per node object: the tree is built bottom-up, so this stays linear.
+    cached = _DEPTHS.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1]
+    if isinstance(node, tuple):
+        d = max((_depth(c) for c in node), default=0)
+    elif isinstance(node, n.Node):
+        d = 1 + max((_depth(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos"), default=0)
+    else:
+        return 0
+    _DEPTHS[id(node)] = (node, d)
+    return d
+
+
+_DEPTHS: dict[int, tuple[Any, int]] = {}
+
+
+def _template(raw: str, pos: n.Pos, locate: Locate, token: Token) -> n.Text:
+    """Split quoted text into literal parts and ``{expr}`` parts."""
+    body = raw[1:-1]
+    parts: list[str | n.Expr] = []
+    i = 0
+    while i < len(body):
+        j = body.find("{", i)
+        if j < 0:
+            parts.append(body[i:])
+            break
+        if j > i:
+            parts.append(body[i:j])
+        k = body.find("}", j)
+        if k < 0:
+            raise SyntaxProblem("'{' without a closing '}' in quoted text", pos.line, pos.column + 1 + j)
+        offset = (token.column or 1) + 1 + j + 1  # column of the first character inside the braces
+        line = token.line or 1
+        inner_locate: Locate = lambda ln, col, line=line, offset=offset: locate(line, offset + col - 1)
+        parts.append(parse_expr(body[j + 1 : k], inner_locate))
+        i = k + 1
+    return n.Text(pos, tuple(parts))

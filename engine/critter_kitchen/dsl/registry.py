@@ -1,0 +1,238 @@
+"""The vocabulary of the effect language, each entry declared once.
+
+The type checker, the compiler, the card-text renderer and the README reference all
+read these tables; nothing else lists what the language contains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import types as t
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    returns: str
+    doc: str
+    phrase: str  # plain-English rendering; {name} stands for each argument
+    impl: Callable[..., Any]  # impl(frame, *args)
+    setter: Callable[..., None] | None = None  # setter(frame, value, *args) for set/add/multiply
+    needs_owner: bool = False
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    name: str
+    element: str  # type the element expression must have (ANY: any)
+    doc: str
+    phrase: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    name: str
+    syntax: str
+    doc: str
+
+
+FUNCTIONS: dict[str, Function] = {}
+
+
+def _fn(name: str, params: str, returns: str, doc: str, phrase: str, *, needs_owner: bool = False,
+        setter: Callable[..., None] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
+        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner)  # type: ignore[arg-type]
+        return impl
+    return register
+
+
+def _course(player: Any, kind: str) -> Any:
+    return player.courses.get(kind)
+
+
+@_fn("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players")
+def _players(f: Any) -> Any:
+    return f.game.players
+
+
+@_fn("ingredient_types", "", t.list_of(t.INGREDIENT), "every ingredient type of the loaded packs",
+     "the ingredient types")
+def _ingredient_types(f: Any) -> Any:
+    return f.game.ruleset.ingredient_types
+
+
+@_fn("owner", "", t.PLAYER, "the player who owns this card (owned cards only)", "you", needs_owner=True)
+def _owner(f: Any) -> Any:
+    return f.owner
+
+
+@_fn("served", "p:player", t.list_of(t.INGREDIENT), "the courses p served in the critic meal",
+     "the courses {p} served")
+def _served(f: Any, p: Any) -> Any:
+    return tuple(p.courses)
+
+
+def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
+    course = _course(p, kind)
+    if course is not None:
+        course.quality = max(0, value)
+
+
+@_fn("quality", "p:player t:ingredient", t.INT,
+     "quality of p's t course now (0 if not served); set, add and multiply change it",
+     "{p}'s {t} course quality", setter=_set_quality)
+def _quality(f: Any, p: Any, kind: str) -> int:
+    course = _course(p, kind)
+    return course.quality if course is not None else 0
+
+
+@_fn("value", "p:player t:ingredient", t.INT, "printed value of the ingredient in p's t course (0 if none)",
+     "the value of {p}'s {t} ingredient")
+def _value(f: Any, p: Any, kind: str) -> int:
+    course = _course(p, kind)
+    return course.value if course is not None else 0
+
+
+@_fn("spiced", "p:player t:ingredient", t.BOOL, "whether p's t course has a spice", "{p}'s {t} course is spiced")
+def _spiced(f: Any, p: Any, kind: str) -> bool:
+    course = _course(p, kind)
+    return course is not None and bool(course.spices)
+
+
+@_fn("total_quality", "p:player", t.INT, "sum of p's course qualities now: the critic score track position",
+     "{p}'s total critic quality")
+def _total_quality(f: Any, p: Any) -> int:
+    return sum(c.quality for c in p.courses.values())
+
+
+@_fn("tokens", "p:player k:token", t.INT, "how many unused k tokens p kept for the critic meal",
+     "{p}'s unused {k} tokens")
+def _tokens(f: Any, p: Any, kind: str) -> int:
+    return p.tokens.get(kind, 0)  # type: ignore[no-any-return]
+
+
+@_fn("token_value", "p:player", t.INT, "total value of p's unused tokens (each at its value in 'token_values')",
+     "the value of {p}'s unused tokens")
+def _token_value(f: Any, p: Any) -> int:
+    values = f.game.params["token_values"]
+    return sum(n * values.get(k, 0) for k, n in p.tokens.items())
+
+
+@_fn("stars", "p:player", t.INT, "stars p has so far", "{p}'s stars so far")
+def _stars(f: Any, p: Any) -> int:
+    return p.stars  # type: ignore[no-any-return]
+
+
+@_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s so far", "{p}'s stars from {s}")
+def _stage_stars(f: Any, p: Any, stage: str) -> int:
+    return p.stage_stars.get(stage, 0)  # type: ignore[no-any-return]
+
+
+@_fn("counter", "p:player c:counter", t.INT, "p's count of c as the record gives it (0 if absent)",
+     "{p}'s {c}")
+def _counter(f: Any, p: Any, name: str) -> int:
+    return p.counters.get(name, 0)  # type: ignore[no-any-return]
+
+
+@_fn("priority", "p:player", t.INT, "p's place on the priority track (1 is first)", "{p}'s priority place")
+def _priority(f: Any, p: Any) -> int:
+    return p.index + 1  # type: ignore[no-any-return]
+
+
+@_fn("meals", "r:round", t.list_of(t.MEAL), "every challenge meal served in round r", "the meals of {r}")
+def _meals(f: Any, r: str) -> Any:
+    return f.game.meals.get(r, ())
+
+
+@_fn("player_of", "m:meal", t.PLAYER, "the player who served meal m", "the player who served {m}")
+def _player_of(f: Any, m: Any) -> Any:
+    return m.player
+
+
+@_fn("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of {m}")
+def _meal_quality(f: Any, m: Any) -> int:
+    return m.quality  # type: ignore[no-any-return]
+
+
+@_fn("meal_card", "m:meal", t.TEXT, "name of the challenge card meal m was served for", "the card of {m}")
+def _meal_card(f: Any, m: Any) -> str:
+    return m.card.name  # type: ignore[no-any-return]
+
+
+@_fn("uses", "m:meal t:ingredient", t.INT, "how many t ingredients meal m contains", "the {t} ingredients in {m}")
+def _uses(f: Any, m: Any, kind: str) -> int:
+    return sum(1 for i in m.ingredients if i.type == kind)
+
+
+@_fn("meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the tokens in {m}")
+def _meal_tokens(f: Any, m: Any) -> int:
+    return sum(m.tokens.values())
+
+
+@_fn("meal_spices", "m:meal", t.INT, "how many spices meal m contains", "the spices in {m}")
+def _meal_spices(f: Any, m: Any) -> int:
+    return sum(len(i.spices) for i in m.ingredients)
+
+
+@_fn("band", "x:int b:bands", t.INT, "stars for x in bands b: the last band whose minimum x reaches",
+     "the stars for {x} in {b}")
+def _band(f: Any, x: int, bands: Any) -> int:
+    stars = 0
+    for minimum, band_stars in bands:
+        if x >= minimum:
+            stars = band_stars
+    return stars
+
+
+@_fn("lookup", "table:table key:text", t.INT, "the number a table parameter gives for key (0 if none)",
+     "{table} for {key}")
+def _lookup(f: Any, table: Any, key: str) -> int:
+    return table.get(key, 0)  # type: ignore[no-any-return]
+
+
+AGGREGATES: dict[str, Aggregate] = {
+    a.name: a
+    for a in (
+        Aggregate("sum", t.INT, "sum of the numbers (0 if none)", "the total of"),
+        Aggregate("count", t.ANY, "how many items there are", "the number of"),
+        Aggregate("max", t.INT, "the largest number (0 if none)", "the largest"),
+        Aggregate("min", t.INT, "the smallest number (0 if none)", "the smallest"),
+        Aggregate("any", t.BOOL, "whether at least one is true", "whether any of"),
+        Aggregate("all", t.BOOL, "whether all are true (true if none)", "whether all of"),
+        Aggregate("each", t.ANY, "the items themselves, as a list (with 'if': those that pass)", "each of"),
+        Aggregate("highest", t.INT, "the items with the highest number; all tied items are included",
+                  "whoever has the highest"),
+        Aggregate("lowest", t.INT, "the items with the lowest number; all tied items are included",
+                  "whoever has the lowest"),
+    )
+}
+# highest/lowest return the loop items, so they need the comprehension form.
+RANKING = ("highest", "lowest")
+
+STATEMENTS: dict[str, Statement] = {
+    s.name: s
+    for s in (
+        Statement("award", "award N star[s] to TARGET [for \"reason {expr}\"]",
+                  "give N stars to a player or to every player in a list; 0 or fewer gives nothing"),
+        Statement("let", "let NAME = EXPR", "name a value for the rest of the block"),
+        Statement("set", "set quality(P, T) to EXPR", "change a settable value for later stages"),
+        Statement("add", "add EXPR to quality(P, T)", "add to a settable value for later stages"),
+        Statement("multiply", "multiply quality(P, T) by EXPR", "multiply a settable value for later stages"),
+        Statement("for", "for NAME in LIST: BLOCK", "run the block once for each item of a list"),
+        Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds"),
+        Statement("pass", "pass", "do nothing (an empty stage)"),
+    )
+}
+
+OPERATORS = {
+    "+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down; by 0 gives 0)",
+    "%": "remainder after dividing by (by 0 gives 0)",
+    "==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+    ">=": "is at least", "and": "and", "or": "or", "not": "not", "in": "is one of",
+}

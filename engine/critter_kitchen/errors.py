@@ -1,0 +1,69 @@
+"""Problems found in input, and the few exception types that carry them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Every problem has a stable code; the README documents each one.
+CODES: dict[str, str] = {
+    "CK001": "file cannot be read",
+    "CK002": "YAML or JSON syntax error",
+    "CK003": "duplicate key",
+    "CK004": "unsupported YAML tag or value",
+    "CK005": "input too large or too deeply nested",
+    "CK101": "schema violation",
+    "CK102": "unknown card kind",
+    "CK103": "duplicate card id",
+    "CK104": "pack problem",
+    "CK201": "DSL syntax error",
+    "CK202": "unknown name",
+    "CK203": "wrong argument type or count",
+    "CK204": "unknown stage",
+    "CK205": "conflicting stage changes",
+    "CK206": "unknown parameter or wrong parameter value",
+    "CK207": "reference to a missing card",
+    "CK301": "invalid game record",
+    "CK302": "illegal meal",
+    "CK303": "illegal critic course",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one input, located as precisely as the input allows."""
+
+    path: str
+    line: int = 0  # 1-based; 0 when only a record path is known
+    column: int = 0
+    message: str = ""
+    code: str = "CK101"
+    where: str = ""  # record path such as ``challenge_meals.round3.Ana.harbor-stew``
+    excerpt: tuple[str, ...] = field(default=(), compare=False)
+
+    def location(self) -> str:
+        if self.line:
+            return f"{self.path}:{self.line}:{self.column}"
+        if self.where:
+            return f"{self.path}: {self.where}"
+        return self.path
+
+    def format(self, *, with_code: bool = False) -> str:
+        code = f"{self.code} " if with_code else ""
+        head = f"{self.location()}: {code}{self.message}"
+        return "\n".join((head, *self.excerpt))
+
+
+class CritterError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class InputError(CritterError):
+    """Input that cannot be used; carries every problem found, not only the first."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(p.format() for p in problems))
+        self.problems = problems
+
+
+class EvaluationError(CritterError):
+    """A card effect failed while scoring (for example a division by zero)."""

@@ -1,0 +1,395 @@
+"""Card packs on disk to a :class:`Ruleset`: read, check against schemas, compile."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from pathlib import Path as FsPath
+from typing import Any
+
+from ..dsl import types as t
+from ..dsl.compiler import Compiled, CompileProblem, Vocabulary, compile_expr, compile_program
+from ..dsl.nodes import Pos
+from ..dsl.parser import SyntaxProblem, parse_expr, parse_program
+from ..errors import InputError, Problem
+from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from . import schema
+from .dsltext import excerpt, locator
+from .paths import base_pack
+from .yamlpos import Document, parse, read_text
+
+RULES_KIND = "rules"
+CARD_SUFFIXES = (".yaml", ".yml")
+PARAM_TYPES = {
+    "int": t.INT, "bool": t.BOOL, "text": t.TEXT, "bands": t.BANDS, "table": t.TABLE,
+    "list[ingredient]": t.list_of(t.INGREDIENT), "list[round]": t.list_of(t.ROUND), "list[text]": t.list_of(t.TEXT),
+}
+
+
+def load_ruleset(pack_dirs: Sequence[str | FsPath] = ()) -> Ruleset:
+    """Load the base pack and then each pack in ``pack_dirs``; raise InputError on any problem."""
+    loader = _Loader()
+    ruleset = loader.load([base_pack(), *map(FsPath, pack_dirs)])
+    if loader.problems:
+        raise InputError(sorted(set(loader.problems)))
+    return ruleset
+
+
+def read_document(path: FsPath, shown: str | None = None) -> Document:
+    """Read and parse one YAML or JSON file; raise InputError with its place on failure."""
+    name = shown or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise InputError([Problem(name, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
+    return parse(name, read_text(name, raw))
+
+
+def display_path(path: FsPath) -> str:
+    """A path as the user would write it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(FsPath.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.ruleset = Ruleset(rules_kind=RULES_KIND)
+        self.kind_records: dict[str, str] = {}
+        self.kind_schemas: dict[str, str] = {}
+        self.single_kinds: set[str] = set()  # kinds of which a game holds one card at most
+        self.card_docs: dict[str, Document] = {}
+        self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
+
+    def add(self, problems: Iterable[Problem]) -> None:
+        self.problems.extend(problems)
+
+    def at(self, doc: Document, path: tuple[str | int, ...], message: str, code: str, *, at_key: bool = False) -> None:
+        self.problems.append(doc.problem(path, message, code, at_key=at_key))
+
+    # packs and files
+
+    def load(self, dirs: list[FsPath]) -> Ruleset:
+        docs: list[tuple[Pack, Document]] = []
+        for folder in dirs:
+            pack = self.read_pack(folder)
+            if pack is None:
+                continue
+            self.ruleset.packs.append(pack)
+            for file in sorted(p for p in folder.rglob("*") if p.suffix in CARD_SUFFIXES and p.is_file()):
+                if file == folder / "pack.yaml":
+                    continue
+                try:
+                    docs.append((pack, read_document(file, display_path(file))))
+                except InputError as e:
+                    self.add(e.problems)
+        kinds = [(pack, doc) for pack, doc in docs if self.is_mapping(doc)]
+        rules = [(p, d) for p, d in kinds if d.data.get("kind") == RULES_KIND]
+        for pack, doc in rules:
+            self.read_rules(pack, doc)
+        for pack, doc in kinds:
+            if doc.data.get("kind") != RULES_KIND:
+                self.read_card(pack, doc)
+        self.compile_all()
+        return self.ruleset
+
+    def is_mapping(self, doc: Document) -> bool:
+        if isinstance(doc.data, dict):
+            return True
+        self.at(doc, (), "a card file must be a mapping with 'id', 'kind' and 'name'", "CK101")
+        return False
+
+    def read_pack(self, folder: FsPath) -> Pack | None:
+        shown = display_path(folder / "pack.yaml")
+        if not (folder / "pack.yaml").is_file():
+            kind = "folder" if folder.is_dir() else "path"
+            self.problems.append(Problem(shown, 0, 0, f"not a card pack: {kind} has no pack.yaml", "CK104"))
+            return None
+        try:
+            doc = read_document(folder / "pack.yaml", shown)
+        except InputError as e:
+            self.add(e.problems)
+            return None
+        found = schema.check(doc, "pack")
+        if found:
+            self.add(found)
+            return None
+        pack = Pack(doc.data["id"], doc.data["name"], str(folder), tuple(doc.data.get("requires", ())))
+        loaded = [p.id for p in self.ruleset.packs]
+        if pack.id in loaded:
+            self.at(doc, ("id",), f"pack '{pack.id}' is loaded twice", "CK104")
+            return None
+        for i, req in enumerate(pack.requires):
+            if req not in loaded:
+                hint = "; load it first with --pack" if req != pack.id else ""
+                self.at(doc, ("requires", i), f"pack '{pack.id}' requires pack '{req}', which is not loaded{hint}",
+                        "CK104")
+        return pack
+
+    # rules cards
+
+    def read_rules(self, pack: Pack, doc: Document) -> None:
+        found = schema.check(doc, "rules")
+        if found:
+            self.add(found)
+            return
+        data = doc.data
+        card = self.new_card(pack, doc)
+        if card is None:
+            return
+        rs = self.ruleset
+        for i, name in enumerate(data.get("ingredients", [])):
+            if name in rs.ingredient_types:
+                self.at(doc, ("ingredients", i), f"ingredient type '{name}' is already declared", "CK206")
+            else:
+                rs.ingredient_types += (name,)
+        rs.counters += tuple(c for c in data.get("counters", []) if c not in rs.counters)
+        for kind, spec in data.get("card_kinds", {}).items():
+            if kind in self.kind_records:
+                self.at(doc, ("card_kinds", kind), f"card kind '{kind}' is already declared", "CK102", at_key=True)
+                continue
+            self.kind_records[kind] = spec["record"]
+            self.kind_schemas[kind] = spec.get("schema", "card")
+            if spec.get("single"):
+                self.single_kinds.add(kind)
+        for name, spec in data.get("parameters", {}).items():
+            self.declare_parameter(doc, name, spec)
+        for i, spec in enumerate(data.get("stages", [])):
+            self.declare_stage(doc, card, i, spec)
+        for i, name in enumerate(data.get("remove_stages", [])):
+            if name not in rs.stage_names():
+                self.at(doc, ("remove_stages", i), f"cannot remove unknown stage '{name}'{_hint(name, rs.stage_names())}",
+                        "CK204")
+            else:
+                rs.stages = [s for s in rs.stages if s.name != name]
+        for i, spec in enumerate(data.get("tiebreaks", [])):
+            ast = self.parse_dsl(doc, ("tiebreaks", i, "by"), expr=True)
+            if ast is not None:
+                rs.tiebreaks.append(TieBreak(spec["label"], ast))  # type: ignore[arg-type]
+        if "priority_label" in data:
+            rs.priority_label = data["priority_label"]
+
+    def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
+        params = self.ruleset.parameters
+        where = ("parameters", name)
+        if name in params:
+            if "type" in spec and PARAM_TYPES.get(spec["type"]) != params[name].type:
+                self.at(doc, (*where, "type"), f"parameter '{name}' is already declared as {params[name].type}", "CK206")
+                return
+            if self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
+                params[name].value = spec["value"]
+                params[name].unverified = spec.get("unverified", "")
+            return
+        if "type" not in spec:
+            self.at(doc, where, f"new parameter '{name}' needs a 'type'", "CK206", at_key=True)
+            return
+        typ = PARAM_TYPES[spec["type"]]
+        if self.check_value(doc, (*where, "value"), typ, spec["value"]):
+            params[name] = Parameter(name, typ, spec["value"], spec.get("description", ""), spec.get("unverified", ""))
+
+    def check_value(self, doc: Document, path: tuple[str | int, ...], typ: str, value: Any) -> bool:
+        problem = _value_problem(typ, value, self.ruleset.ingredient_types)
+        if problem:
+            self.at(doc, path, problem, "CK206")
+        return not problem
+
+    def declare_stage(self, doc: Document, card: Card, i: int, spec: dict[str, Any]) -> None:
+        rs = self.ruleset
+        name = spec["id"]
+        ast = self.parse_dsl(doc, ("stages", i, "do"))
+        stage = Stage(name, spec.get("description", ""), card.id, ast)  # type: ignore[arg-type]
+        existing = [s.name for s in rs.stages]
+        if name in existing:
+            if "before" in spec or "after" in spec:
+                self.at(doc, ("stages", i, "id"), f"stage '{name}' already exists; leave out before/after to replace it",
+                        "CK205")
+                return
+            previous = rs.stages[existing.index(name)]
+            if previous.card != self.base_rules_id():
+                self.at(doc, ("stages", i, "id"), f"stage '{name}' is already replaced by card '{previous.card}'",
+                        "CK205")
+                return
+            rs.stages[existing.index(name)] = stage
+        elif "before" in spec or "after" in spec:
+            anchor = spec.get("before") or spec["after"]
+            key = "before" if "before" in spec else "after"
+            if anchor not in existing:
+                self.at(doc, ("stages", i, key), f"unknown stage '{anchor}'{_hint(anchor, existing)}", "CK204")
+                return
+            at = existing.index(anchor) + (key == "after")
+            rs.stages.insert(at, stage)
+        else:
+            rs.stages.append(stage)
+        self.stage_sources[name] = (doc, ("stages", i, "do"))
+
+    def base_rules_id(self) -> str:
+        rules = self.ruleset.rules_cards
+        return rules[0].id if rules else ""
+
+    # other cards
+
+    def read_card(self, pack: Pack, doc: Document) -> None:
+        kind = doc.data.get("kind")
+        if not isinstance(kind, str) or kind not in self.kind_records:
+            known = [RULES_KIND, *self.kind_records]
+            shown = repr(kind) if not isinstance(kind, str) else f"'{kind}'"
+            message = "missing required key 'kind'" if kind is None else f"unknown card kind {shown}{_hint(str(kind), known)}"
+            self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
+            return
+        found = schema.check(doc, self.kind_schemas[kind])
+        if found:
+            self.add(found)
+            return
+        card = self.new_card(pack, doc)
+        if card is None:
+            return
+        data = doc.data
+        card.requires = tuple(data.get("requires", ()))
+        card.parameters = dict(data.get("parameters", {}))
+        effects = []
+        for i, spec in enumerate(data.get("effects", [])):
+            timing = next(k for k in TIMINGS if k in spec)
+            ast = self.parse_dsl(doc, ("effects", i, "do"))
+            if ast is not None:
+                effects.append(Effect(timing, spec[timing], ast))  # type: ignore[arg-type]
+        card.effects = tuple(effects)
+
+    def new_card(self, pack: Pack, doc: Document) -> Card | None:
+        data = doc.data
+        cid = data["id"]
+        if cid in self.ruleset.cards:
+            other = self.card_docs[cid]
+            line = other.mark(("id",)).line
+            self.at(doc, ("id",), f"duplicate card id '{cid}' (also in {other.path}:{line})", "CK103")
+            return None
+        mark = doc.mark(())
+        card = Card(cid, data["kind"], data["name"], pack.id, doc.path, Pos(mark.line, mark.column), data)
+        self.ruleset.cards[cid] = card
+        self.card_docs[cid] = doc
+        return card
+
+    # DSL
+
+    def parse_dsl(self, doc: Document, path: tuple[str | int, ...], *, expr: bool = False) -> Any:
+        text = _path_get(doc.data, path)
+        locate = locator(doc, path)
+        try:
+            return parse_expr(text, locate) if expr else parse_program(text, locate)
+        except SyntaxProblem as e:
+            self.problems.append(Problem(doc.path, e.line, e.column, e.message, "CK201",
+                                         excerpt=excerpt(doc, e.line, e.column, e.width)))
+            return None
+
+    def vocabulary(self, owned: bool) -> Vocabulary:
+        rs = self.ruleset
+        params = rs.parameters
+        rounds = tuple(params["challenge_rounds"].value) if "challenge_rounds" in params else ()
+        tokens = tuple(params["token_values"].value) if "token_values" in params else ()
+        domains = {
+            t.INGREDIENT: rs.ingredient_types, t.ROUND: rounds, t.STAGE: tuple(rs.stage_names()),
+            t.COUNTER: rs.counters, t.TOKEN: tokens,
+        }
+        return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
+
+    def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
+        code, problems = result
+        for p in problems:
+            self.problems.append(Problem(doc.path, p.pos.line, p.pos.column, p.message, p.code,
+                                         excerpt=excerpt(doc, p.pos.line, p.pos.column, p.pos.width)))
+        return code
+
+    def compile_all(self) -> None:
+        rs = self.ruleset
+        shared = self.vocabulary(owned=False)
+        for stage in rs.stages:
+            if stage.ast is not None:
+                doc = self.card_docs[stage.card]
+                stage.code = self.compiled(doc, compile_program(stage.ast, shared))
+        base_doc = self.card_docs.get(self.base_rules_id())
+        for tb in rs.tiebreaks:
+            if base_doc is not None:
+                tb.code = self.compiled(base_doc, compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT))
+        stages = rs.stage_names()
+        replacers: dict[str, list[Card]] = {}
+        for card in rs.cards.values():
+            doc = self.card_docs[card.id]
+            if card.kind == RULES_KIND:
+                continue
+            vocab = self.vocabulary(owned=self.kind_records[card.kind].startswith("players."))
+            for i, effect in enumerate(card.effects):
+                if effect.stage not in stages:
+                    self.at(doc, ("effects", i, effect.timing),
+                            f"unknown stage '{effect.stage}'{_hint(effect.stage, stages)}", "CK204")
+                    continue
+                if effect.timing == "replace":
+                    replacers.setdefault(effect.stage, []).append(card)
+                effect.code = self.compiled(doc, compile_program(effect.ast, vocab))
+            self.check_card_parameters(doc, card)
+            for i, kind in enumerate(card.requires):
+                if kind not in rs.ingredient_types:
+                    self.at(doc, ("requires", i), f"unknown ingredient type '{kind}'{_hint(kind, rs.ingredient_types)}",
+                            "CK202")
+        self.check_replacements(replacers)
+
+    def check_card_parameters(self, doc: Document, card: Card) -> None:
+        params = self.ruleset.parameters
+        for name, value in card.parameters.items():
+            if name not in params:
+                self.at(doc, ("parameters", name), f"unknown parameter '{name}'{_hint(name, list(params))}", "CK206",
+                        at_key=True)
+            else:
+                self.check_value(doc, ("parameters", name), params[name].type, value)
+
+    def check_replacements(self, replacers: dict[str, list[Card]]) -> None:
+        # Two cards may replace one stage only if they can never be in play together:
+        # that is, both are of a kind of which a game holds a single card.
+        for stage, cards in replacers.items():
+            for i, card in enumerate(cards):
+                for other in cards[:i]:
+                    if card.kind == other.kind and card.kind in self.single_kinds:
+                        continue
+                    doc = self.card_docs[card.id]
+                    index = next(j for j, e in enumerate(card.effects) if e.timing == "replace" and e.stage == stage)
+                    self.at(doc, ("effects", index, "replace"),
+                            f"stage '{stage}' is also replaced by card '{other.id}', and both can be in play", "CK205")
+
+
+def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _hint(name: str, known: Iterable[str]) -> str:
+    guess = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean '{guess[0]}'?" if guess else ""
+
+
+def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if typ == t.INT and not is_int(value):
+        return f"expected a whole number, got {value!r}"
+    if typ == t.BOOL and not isinstance(value, bool):
+        return f"expected true or false, got {value!r}"
+    if typ == t.TEXT and not isinstance(value, str):
+        return f"expected text, got {value!r}"
+    if typ == t.BANDS:
+        if not (isinstance(value, list) and value and all(
+                isinstance(b, list) and len(b) == 2 and all(map(is_int, b)) for b in value)):
+            return "expected bands: a list of [minimum, stars] pairs"
+        minima = [b[0] for b in value]
+        if minima != sorted(set(minima)):
+            return "band minimums must rise strictly"
+    if typ == t.TABLE and not (isinstance(value, dict) and all(map(is_int, value.values()))):
+        return "expected a table of names to whole numbers"
+    if typ.startswith("list[") and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return "expected a list of names"
+    if typ == t.list_of(t.INGREDIENT):
+        unknown = [v for v in value if v not in ingredients]
+        if unknown:
+            return f"unknown ingredient type '{unknown[0]}'{_hint(unknown[0], ingredients)}"
+    return ""

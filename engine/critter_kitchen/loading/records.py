@@ -1,0 +1,454 @@
+"""Game records (already parsed YAML or JSON) to a :class:`Game`, checking every rule.
+
+Every problem is reported with the record path of the offending value, e.g.
+``challenge_meals.round3.Ana.harbor-stew``; all problems are collected before raising.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import InputError, Problem
+from ..model.game import Course, Game, Ingredient, Meal, Player
+from ..model.ruleset import Card, Ruleset
+
+MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
+MAX_NAME = 100
+CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by round
+TOP_KEYS = ("players", "cards", "challenge_meals", "critic_meals")
+PLAYER_KEYS = ("name", "kept", "counters")
+
+
+class _Where:
+    """A record path under construction: ``a.b[2].c``."""
+
+    def __init__(self, text: str = "") -> None:
+        self.text = text
+
+    def __truediv__(self, part: str | int) -> _Where:
+        if isinstance(part, int):
+            return _Where(f"{self.text}[{part}]")
+        return _Where(f"{self.text}.{part}" if self.text else str(part))
+
+    def __str__(self) -> str:
+        return self.text or "record"
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _kind_of(v: Any) -> str:
+    return {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping",
+            type(None): "nothing"}.get(type(v), type(v).__name__)
+
+
+def _hint(name: str, known: Iterable[str]) -> str:
+    guess = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean '{guess[0]}'?" if guess else ""
+
+
+class RecordReader:
+    def __init__(self, ruleset: Ruleset, source: str) -> None:
+        self.rs = ruleset
+        self.source = source
+        self.problems: list[Problem] = []
+        self.slots = {}  # record slot ("cards.critic", "players.restaurateur") -> card kind
+        for card in ruleset.rules_cards:
+            for kind, spec in card.data.get("card_kinds", {}).items():
+                self.slots.setdefault(spec["record"], kind)
+
+    def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
+        self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
+
+    # small typed readers
+
+    def mapping(self, value: Any, where: _Where) -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.fail(where, f"expected a mapping, got {_kind_of(value)}")
+        return None
+
+    def listing(self, value: Any, where: _Where) -> list[Any] | None:
+        if isinstance(value, list):
+            return value
+        self.fail(where, f"expected a list, got {_kind_of(value)}")
+        return None
+
+    def count(self, value: Any, where: _Where, *, positive: bool = False) -> int | None:
+        low = 1 if positive else 0
+        if not _is_int(value) or not low <= value <= MAX_VALUE:
+            what = "a positive whole number" if positive else "a whole number, 0 or more"
+            shown = repr(value) if not isinstance(value, int) or abs(value) < 10**15 else "a huge number"
+            self.fail(where, f"expected {what} up to {MAX_VALUE}, got {shown}")
+            return None
+        return value  # type: ignore[no-any-return]
+
+    def keys(self, data: dict[str, Any], allowed: Iterable[str], where: _Where) -> None:
+        allowed = list(allowed)
+        for key in data:
+            if key not in allowed:
+                self.fail(where / key, f"unknown key '{key}'{_hint(key, allowed)}")
+
+    def card(self, value: Any, kind: str, where: _Where) -> Card | None:
+        if not isinstance(value, str):
+            self.fail(where, f"expected a card id, got {_kind_of(value)}")
+            return None
+        card = self.rs.cards.get(value)
+        if card is None:
+            same_kind = [c.id for c in self.rs.cards.values() if c.kind == kind]
+            self.fail(where, f"unknown {kind} card '{value}'{_hint(value, same_kind)}")
+            return None
+        if card.kind != kind:
+            self.fail(where, f"'{value}' is a {card.kind} card, not a {kind} card")
+            return None
+        return card
+
+    # the record
+
+    def read(self, data: Any) -> Game:
+        top = self.mapping(data, _Where())
+        if top is None:
+            raise InputError(self.problems)
+        self.keys(top, TOP_KEYS, _Where())
+        for key in ("players", "cards"):
+            if key not in top:
+                self.fail(_Where(), f"missing required key '{key}'")
+        players = self.players(top.get("players", []))
+        params = self.rs.base_params()
+        game = Game(self.rs, tuple(players), params, {})
+        self.cards(game, top.get("cards", {}))
+        self.player_cards(game, top.get("players", []))
+        for card in game.table_cards:
+            params.update(card.parameters)
+        if self.problems:  # meals are judged by cards and parameters: those must be sound first
+            raise InputError(self.problems)
+        self.check_kept(game, top.get("players", []))
+        self.challenge_meals(game, top.get("challenge_meals", {}))
+        self.critic_meals(game, top.get("critic_meals", {}))
+        if self.problems:
+            raise InputError(self.problems)
+        return game
+
+    def players(self, value: Any) -> list[Player]:
+        where = _Where("players")
+        items = self.listing(value, where)
+        if items is None:
+            return []
+        low, high = self.rs.parameters["min_players"].value, self.rs.parameters["max_players"].value
+        if not low <= len(items) <= high:
+            self.fail(where, f"{len(items)} players; this game takes {low} to {high}")
+        players: list[Player] = []
+        seen: set[str] = set()
+        owned = [slot.split(".", 1)[1] for slot in self.slots if slot.startswith("players.")]
+        for i, item in enumerate(items):
+            entry = self.mapping(item, where / i)
+            if entry is None:
+                continue
+            self.keys(entry, (*PLAYER_KEYS, *owned), where / i)
+            name = entry.get("name")
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                self.fail(where / i / "name", f"a player needs a name of 1 to {MAX_NAME} characters")
+                continue
+            if name in seen:
+                self.fail(where / i / "name", f"two players are named '{name}'")
+                continue
+            seen.add(name)
+            player = Player(name, len(players))
+            counters = self.mapping(entry.get("counters", {}), where / i / "counters") or {}
+            for key, n in counters.items():
+                if key not in self.rs.counters:
+                    self.fail(where / i / "counters" / key, f"unknown counter '{key}'{_hint(key, self.rs.counters)}")
+                elif (got := self.count(n, where / i / "counters" / key)) is not None:
+                    player.counters[key] = got
+            players.append(player)
+        return players
+
+    def player_cards(self, game: Game, items: Any) -> None:
+        by_name = {p.name: p for p in game.players}
+        taken: dict[str, str] = {}
+        for slot, kind in self.slots.items():
+            scope, field = slot.split(".", 1)
+            if scope != "players":
+                continue
+            for i, entry in enumerate(items if isinstance(items, list) else []):
+                if not isinstance(entry, dict) or field not in entry or entry.get("name") not in by_name:
+                    continue
+                where = _Where("players") / i / field
+                card = self.card(entry[field], kind, where)
+                if card is None:
+                    continue
+                if card.id in taken:
+                    self.fail(where, f"{kind} '{card.id}' is already held by {taken[card.id]}")
+                    continue
+                taken[card.id] = entry["name"]
+                player = by_name[entry["name"]]
+                player.owned = (*player.owned, card)
+
+    def cards(self, game: Game, value: Any) -> None:
+        where = _Where("cards")
+        data = self.mapping(value, where)
+        if data is None:
+            return
+        fields = {slot.split(".", 1)[1]: kind for slot, kind in self.slots.items() if slot.startswith("cards.")}
+        self.keys(data, fields, where)
+        table: list[Card] = []
+        for field, kind in fields.items():
+            if field == CHALLENGES:
+                if field in data:
+                    game.challenges = self.challenge_cards(data[field], kind, where / field)
+                else:
+                    self.fail(where, f"missing required key '{field}'")
+                continue
+            value = data.get(field)
+            if isinstance(value, list):
+                cards = [self.card(v, kind, where / field / i) for i, v in enumerate(value)]
+                ids = [c.id for c in cards if c is not None]
+                for i, cid in enumerate(ids):
+                    if cid in ids[:i]:
+                        self.fail(where / field, f"{kind} '{cid}' is listed twice")
+                table.extend(c for c in cards if c is not None)
+            elif value is not None:
+                card = self.card(value, kind, where / field)
+                if card is not None:
+                    table.append(card)
+        game.table_cards = tuple(table)
+
+    def challenge_cards(self, value: Any, kind: str, where: _Where) -> dict[str, tuple[Card, ...]]:
+        data = self.mapping(value, where)
+        if data is None:
+            return {}
+        rounds = self.rs.parameters["challenge_rounds"].value
+        per_round = self.rs.parameters["challenges_per_round"].value
+        self.keys(data, rounds, where)
+        out: dict[str, tuple[Card, ...]] = {}
+        seen: dict[str, str] = {}
+        for rnd in rounds:
+            if rnd not in data:
+                self.fail(where, f"missing required key '{rnd}'")
+                continue
+            items = self.listing(data[rnd], where / rnd)
+            if items is None:
+                continue
+            if len(items) != per_round:
+                self.fail(where / rnd, f"{len(items)} challenge cards; each challenge round reveals {per_round}")
+            cards = []
+            for i, v in enumerate(items):
+                card = self.card(v, kind, where / rnd / i)
+                if card is None:
+                    continue
+                if card.id in seen:
+                    self.fail(where / rnd / i, f"challenge '{card.id}' is already revealed in {seen[card.id]}")
+                    continue
+                seen[card.id] = rnd
+                cards.append(card)
+            out[rnd] = tuple(cards)
+        return out
+
+    # meals
+
+    def check_kept(self, game: Game, items: list[Any]) -> None:
+        limits = game.params["refrigeration_limits"]
+        for i, entry in enumerate(items):
+            if not isinstance(entry, dict) or "kept" not in entry:
+                continue
+            where = _Where("players") / i / "kept"
+            kept = self.mapping(entry["kept"], where)
+            if kept is None:
+                continue
+            self.keys(kept, limits, where)
+            for rnd, n in kept.items():
+                if rnd in limits and (got := self.count(n, where / rnd)) is not None:
+                    if got > limits[rnd]:
+                        self.fail(where / rnd, f"{got} ingredients and spices kept; the limit after {rnd} is {limits[rnd]}")
+
+    def params_for(self, game: Game, player: Player) -> dict[str, Any]:
+        if not any(c.parameters for c in player.owned):
+            return game.params
+        params = dict(game.params)
+        for card in player.owned:
+            params.update(card.parameters)
+        return params
+
+    def challenge_meals(self, game: Game, value: Any) -> None:
+        where = _Where("challenge_meals")
+        data = self.mapping(value, where) or {}
+        self.keys(data, game.challenges, where)
+        by_name = {p.name: p for p in game.players}
+        for rnd, cards in game.challenges.items():
+            meals: list[Meal] = []
+            per_player = self.mapping(data.get(rnd, {}), where / rnd) or {}
+            for name, served in per_player.items():
+                player = by_name.get(name)
+                if player is None:
+                    self.fail(where / rnd / name, f"unknown player '{name}'{_hint(name, by_name)}")
+                    continue
+                served = self.mapping(served, where / rnd / name) or {}
+                ids = [c.id for c in cards]
+                for cid, meal in served.items():
+                    if cid not in ids:
+                        self.fail(where / rnd / name / cid,
+                                  f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
+                        continue
+                    card = cards[ids.index(cid)]
+                    held = ids.index(cid) == len(ids) - 1
+                    built = self.meal(game, player, rnd, card, held, meal, where / rnd / name / cid)
+                    if built is not None:
+                        meals.append(built)
+            game.meals[rnd] = tuple(meals)
+
+    def spices(self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where) -> tuple[str, ...] | None:
+        if value is None:
+            return ()
+        spices = [value] if isinstance(value, str) else value
+        if not isinstance(spices, list) or not all(isinstance(s, str) for s in spices):
+            self.fail(where, f"expected a spice name or a list of them, got {_kind_of(value)}")
+            return None
+        if len(spices) > limit:
+            self.fail(where, f"{len(spices)} spices on one ingredient; at most {limit} allowed")
+            return None
+        wild = params["wild_spice"]
+        for s in spices:
+            if s != kind and s != wild:
+                known = (*self.rs.ingredient_types, wild)
+                if s in known:
+                    self.fail(where, f"{s} spice does not match {kind}; use {kind} or {wild}")
+                else:
+                    self.fail(where, f"unknown spice '{s}'{_hint(s, known)}")
+                return None
+        return tuple(spices)
+
+    def ingredient_type(self, value: Any, where: _Where) -> str | None:
+        if not isinstance(value, str) or value not in self.rs.ingredient_types:
+            shown = f"'{value}'" if isinstance(value, str) else _kind_of(value)
+            hint = _hint(value, self.rs.ingredient_types) if isinstance(value, str) else ""
+            self.fail(where, f"unknown ingredient type {shown}{hint}")
+            return None
+        return value
+
+    def tokens(self, data: dict[str, Any], params: dict[str, Any], skip: str, where: _Where) -> dict[str, int]:
+        values = params["token_values"]
+        out = {}
+        for key, n in data.items():
+            if key == skip:
+                continue
+            if key not in values:
+                self.fail(where / key, f"unknown key '{key}'{_hint(key, (skip, *values))}")
+            elif (got := self.count(n, where / key)) is not None:
+                out[key] = got
+        return out
+
+    def meal(self, game: Game, player: Player, rnd: str, card: Card, held: bool, value: Any,
+             where: _Where) -> Meal | None:
+        data = self.mapping(value, where)
+        if data is None:
+            return None
+        params = self.params_for(game, player)
+        before = len(self.problems)
+        tokens = self.tokens(data, params, "ingredients", where)
+        ingredients = []
+        for i, item in enumerate(self.listing(data.get("ingredients", []), where / "ingredients") or []):
+            iw = where / "ingredients" / i
+            entry = self.mapping(item, iw)
+            if entry is None:
+                continue
+            self.keys(entry, ("type", "value", "spice"), iw)
+            kind = self.ingredient_type(entry.get("type"), iw / "type")
+            val = self.count(entry.get("value"), iw / "value", positive=True)
+            spices = self.spices(params, kind or "", entry.get("spice"), params["spices_per_ingredient"], iw / "spice")
+            if kind is not None and val is not None and spices is not None:
+                ingredients.append(Ingredient(kind, val, spices))
+        if len(self.problems) > before:
+            return None
+        listed = list(card.requires)
+        if held and params["hold_covers_last"] and listed:
+            listed.pop()
+        if not self.legal_meal(card, listed, ingredients, tokens, params, where):
+            return None
+        factor = params["spice_factor"]
+        quality = sum(i.value * factor ** len(i.spices) for i in ingredients)
+        quality += sum(n * params["token_values"][k] for k, n in tokens.items())
+        return Meal(rnd, card, player, tuple(ingredients), tokens, quality)
+
+    def legal_meal(self, card: Card, listed: list[str], ingredients: list[Ingredient], tokens: dict[str, int],
+                   params: dict[str, Any], where: _Where) -> bool:
+        ok = True
+        if params["only_listed_types"]:
+            for kind in dict.fromkeys(i.type for i in ingredients if i.type not in listed):
+                self.fail(where, f"{kind} is not listed on {card.name} ({', '.join(listed)})", "CK302")
+                ok = False
+        real = sum(1 for i in ingredients if i.type in listed)
+        need = params["min_real_ingredients"]
+        if real < need:
+            used = [k for k, n in tokens.items() if n]
+            only = f"only {' and '.join(used)}" if used else "nothing served"
+            what = "no required ingredient" if need == 1 else f"fewer than {need} required ingredients"
+            self.fail(where, f"{what}, {only}", "CK302")
+            return False
+        missing = [k for k in listed if not any(i.type == k for i in ingredients)]
+        fillers = sum(tokens.values())
+        needed = len(missing) * params["tokens_per_missing_type"]
+        if fillers < needed:
+            kinds = " or ".join(params["token_values"])
+            self.fail(where, f"missing {', '.join(missing)}: {needed} {kinds} needed to fill, {fillers} given", "CK302")
+            ok = False
+        return ok
+
+    def critic_meals(self, game: Game, value: Any) -> None:
+        where = _Where("critic_meals")
+        data = self.mapping(value, where) or {}
+        by_name = {p.name: p for p in game.players}
+        for name, meal in data.items():
+            player = by_name.get(name)
+            if player is None:
+                self.fail(where / name, f"unknown player '{name}'{_hint(name, by_name)}")
+                continue
+            entry = self.mapping(meal, where / name)
+            if entry is None:
+                continue
+            params = self.params_for(game, player)
+            player.tokens = self.tokens(entry, params, "courses", where / name)
+            courses = self.mapping(entry.get("courses", {}), where / name / "courses") or {}
+            for kind, course in courses.items():
+                built = self.course(params, kind, course, where / name / "courses" / kind)
+                if built is not None:
+                    player.courses[kind] = built
+            order = {k: i for i, k in enumerate(self.rs.ingredient_types)}
+            player.courses = dict(sorted(player.courses.items(), key=lambda kv: order[kv[0]]))
+
+    def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
+        if kind not in params["course_types"]:
+            self.fail(where, f"unknown course '{kind}'{_hint(kind, params['course_types'])}", "CK303")
+            return None
+        entry = self.mapping(value, where)
+        if entry is None:
+            return None
+        self.keys(entry, ("value", "spice", "token"), where)
+        if "token" in entry:
+            token = entry["token"]
+            if not params["tokens_fill_courses"]:
+                self.fail(where, f"{token} cannot fill a critic course", "CK303")
+                return None
+            if token not in params["token_values"]:
+                self.fail(where / "token", f"unknown token '{token}'{_hint(str(token), params['token_values'])}")
+                return None
+            if "value" in entry or "spice" in entry:
+                self.fail(where, "a course is an ingredient (value, spice) or a token, not both", "CK303")
+                return None
+            quality = params["token_values"][token]
+            return Course(kind, quality, (), token, quality)
+        if "value" not in entry:
+            self.fail(where, "missing required key 'value'")
+            return None
+        val = self.count(entry["value"], where / "value", positive=True)
+        spices = self.spices(params, kind, entry.get("spice"), params["spices_per_course"], where / "spice")
+        if val is None or spices is None:
+            return None
+        return Course(kind, val, spices, None, val * params["course_spice_factor"] ** len(spices))
+
+
+def read_record(ruleset: Ruleset, data: Any, source: str) -> Game:
+    """Check a parsed game record against the ruleset and build its :class:`Game`."""
+    return RecordReader(ruleset, source).read(data)

@@ -1,0 +1,75 @@
+"""JSON Schema checks whose problems point at the line of the offending YAML node."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from typing import Any
+
+from ..errors import Problem
+from .paths import schemas
+from .yamlpos import Document, Path
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object",
+               type(None): "null"}
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Any:
+    """The compiled validator of ``schemas/<name>.schema.json``."""
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((schemas() / f"{name}.schema.json").read_text("utf-8"))
+    return Draft202012Validator(schema)
+
+
+def check(doc: Document, name: str, data: Any = None, base: Path = ()) -> list[Problem]:
+    """Every schema problem of ``data`` (default: the whole document), located in ``doc``."""
+    target = doc.data if data is None else data
+    problems = []
+    for error in validator(name).iter_errors(target):
+        path: Path = (*base, *error.absolute_path)
+        for message, where, at_key in _explain(error, path):
+            problems.append(doc.problem(where, message, "CK101", at_key=at_key))
+    return sorted(problems)
+
+
+def _label(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
+    where = f"{_label(path)}: " if path else ""
+    v = error.validator
+    if v == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return [(f"{where}missing required key '{k}'", path, False) for k in missing]
+    if v == "additionalProperties" and isinstance(error.instance, dict):
+        known = list(error.schema.get("properties", {}))
+        out = []
+        for key in error.instance:
+            if key not in known:
+                guess = difflib.get_close_matches(key, known, n=1)
+                hint = f"; did you mean '{guess[0]}'?" if guess else ""
+                out.append((f"unknown key '{key}'{hint}", (*path, key), True))
+        return out
+    if v == "type":
+        got = _JSON_TYPES.get(type(error.instance), "value")
+        want = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return [(f"{where}expected {want}, got {got} {_short(error.instance)}", path, False)]
+    if v == "enum":
+        choices = ", ".join(map(str, error.validator_value))
+        return [(f"{where}{_short(error.instance)} is not one of: {choices}", path, False)]
+    if v in ("anyOf", "oneOf") and error.context:
+        best = min(error.context, key=lambda e: len(list(e.absolute_path)))
+        return _explain(best, (*path, *best.relative_path))
+    return [(f"{where}{error.message}", path, False)]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,171 @@
+"""YAML (and JSON) reading that keeps where every value came from.
+
+PyYAML's composer gives nodes with marks; this module turns them into plain Python
+values itself, so that it can refuse duplicate keys, unsafe tags and alias bombs, and
+record the line and column of every value and every key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from ..errors import InputError, Problem
+
+try:  # libyaml is much faster where it is available
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_BYTES = 2 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+Path = tuple[str | int, ...]
+
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    line: int  # 1-based
+    column: int  # 1-based
+    style: str | None = None  # YAML scalar style: None (plain), "'", '"', "|" or ">"
+
+
+@dataclass
+class Document:
+    """A parsed file: its text, its data and the place of every value in it."""
+
+    path: str
+    text: str
+    data: Any
+    marks: dict[Path, Mark] = field(default_factory=dict)
+    key_marks: dict[Path, Mark] = field(default_factory=dict)
+
+    def mark(self, path: Path) -> Mark:
+        """The place of the value at ``path``, or of its nearest ancestor."""
+        while path not in self.marks and path:
+            path = path[:-1]
+        return self.marks.get(path, Mark(1, 1))
+
+    def key_mark(self, path: Path) -> Mark:
+        """The place of the key that holds ``path`` (the value's place if not a key)."""
+        return self.key_marks.get(path) or self.mark(path)
+
+    def problem(self, path: Path, message: str, code: str, *, at_key: bool = False) -> Problem:
+        m = self.key_mark(path) if at_key else self.mark(path)
+        return Problem(self.path, m.line, m.column, message, code)
+
+
+def read_text(path: str, raw: bytes) -> str:
+    """Decode a file's bytes, refusing what is too large or not UTF-8."""
+    if len(raw) > MAX_BYTES:
+        raise InputError([Problem(path, 1, 1, f"file is larger than {MAX_BYTES} bytes", "CK005")])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise InputError([Problem(path, line, col, "file is not UTF-8 text", "CK001")]) from None
+
+
+def parse(path: str, text: str) -> Document:
+    """Parse YAML or JSON text into a :class:`Document`; raise InputError on any problem."""
+    if len(text) > MAX_BYTES:
+        raise InputError([Problem(path, 1, 1, f"text is longer than {MAX_BYTES} characters", "CK005")])
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = e.problem or e.context or "syntax error"
+        raise InputError([Problem(path, line, col, f"YAML syntax error: {what}", "CK002")]) from None
+    except yaml.YAMLError as e:
+        raise InputError([Problem(path, 1, 1, f"YAML syntax error: {e}", "CK002")]) from None
+    except RecursionError:
+        raise InputError([Problem(path, 1, 1, "nesting is too deep", "CK005")]) from None
+    finally:
+        loader.dispose()
+    doc = Document(path, text, None)
+    if node is None:
+        return doc
+    builder = _Builder(doc, loader)
+    doc.data = builder.value(node, (), 0)
+    if builder.problems:
+        raise InputError(builder.problems)
+    return doc
+
+
+def _mark(node: yaml.Node) -> Mark:
+    style = getattr(node, "style", None)
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1, style)
+
+
+class _Builder:
+    def __init__(self, doc: Document, loader: Any) -> None:
+        self.doc = doc
+        self.loader = loader
+        self.nodes = 0
+        self.problems: list[Problem] = []
+
+    def fail(self, node: yaml.Node, message: str, code: str) -> None:
+        m = _mark(node)
+        self.problems.append(Problem(self.doc.path, m.line, m.column, message, code))
+
+    def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            if self.nodes == MAX_NODES + 1:
+                self.fail(node, f"more than {MAX_NODES} values (alias expansion?)", "CK005")
+            return None
+        if depth > MAX_DEPTH:
+            self.fail(node, f"nesting deeper than {MAX_DEPTH} levels", "CK005")
+            return None
+        self.doc.marks[path] = _mark(node)
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path, depth)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != "tag:yaml.org,2002:seq":
+                self.fail(node, f"unsupported tag {node.tag}", "CK004")
+                return None
+            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if node.tag not in _SCALAR_TAGS:
+            self.fail(node, f"unsupported tag {node.tag}", "CK004")
+            return None
+        try:
+            return self.loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, OverflowError):
+            self.fail(node, f"cannot read value {node.value!r}", "CK004")
+            return None
+
+    def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, Any]:
+        if node.tag != "tag:yaml.org,2002:map":
+            self.fail(node, f"unsupported tag {node.tag}", "CK004")
+            return {}
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.fail(key_node, "merge keys ('<<') are not supported", "CK004")
+                continue
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _SCALAR_TAGS:
+                self.fail(key_node, "keys must be plain text", "CK004")
+                continue
+            key = str(key_node.value)
+            child = (*path, key)
+            if key in out:
+                first = self.doc.key_marks[child]
+                self.fail(key_node, f"duplicate key '{key}' (first at line {first.line})", "CK003")
+                continue
+            self.doc.key_marks[child] = _mark(key_node)
+            out[key] = self.value(value_node, child, depth + 1)
+        return out

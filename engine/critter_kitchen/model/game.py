@@ -1,0 +1,123 @@
+"""The state of one recorded game while it is being scored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .ruleset import Card, Ruleset
+
+
+class Course:
+    """One course of a critic meal; ``quality`` is what effects change."""
+
+    __slots__ = ("type", "value", "spices", "token", "base_quality", "quality")
+
+    def __init__(self, type: str, value: int, spices: tuple[str, ...], token: str | None, quality: int) -> None:
+        self.type = type
+        self.value = value
+        self.spices = spices
+        self.token = token
+        self.base_quality = quality
+        self.quality = quality
+
+
+@dataclass(frozen=True)
+class Ingredient:
+    type: str
+    value: int
+    spices: tuple[str, ...] = ()
+
+
+class Player:
+    """A player, with what the record says of them and the stars they collect."""
+
+    __slots__ = ("name", "index", "owned", "counters", "kept", "courses", "tokens", "stars", "stage_stars")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index  # 0 = first on the priority track
+        self.owned: tuple[Card, ...] = ()  # cards this player holds, e.g. a Restaurateur
+        self.counters: dict[str, int] = {}
+        self.kept: dict[str, int] = {}
+        self.courses: dict[str, Course] = {}
+        self.tokens: dict[str, int] = {}  # unused tokens kept for the critic meal
+        self.stars = 0
+        self.stage_stars: dict[str, int] = {}
+
+    def __repr__(self) -> str:
+        return f"Player({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Meal:
+    """A meal served for one challenge card."""
+
+    __slots__ = ("round", "card", "player", "ingredients", "tokens", "quality")
+
+    def __init__(self, round: str, card: Card, player: Player, ingredients: tuple[Ingredient, ...],
+                 tokens: dict[str, int], quality: int) -> None:
+        self.round = round
+        self.card = card
+        self.player = player
+        self.ingredients = ingredients
+        self.tokens = tokens
+        self.quality = quality
+
+    def __str__(self) -> str:
+        return f"{self.card.name} meal"
+
+
+@dataclass(frozen=True)
+class Award:
+    """Stars given to one player by one card at one stage."""
+
+    player: str
+    stage: str
+    stars: int
+    card: str
+    reason: str
+    value: int | None = None  # the compared value, when the award went to the highest
+    group: int = 0  # awards made by one statement share a group
+    tied: tuple[str, ...] = ()  # every player who shared this award, when more than one
+
+    def to_json(self) -> dict[str, Any]:
+        reason = self.reason if self.value is None else f"{self.reason} ({self.value})"
+        return {"player": self.player, "stage": self.stage, "stars": self.stars, "card": self.card, "reason": reason}
+
+
+@dataclass
+class Game:
+    """Everything scoring reads and writes: players, meals, cards in play, awards."""
+
+    ruleset: Ruleset
+    players: tuple[Player, ...]
+    params: dict[str, Any]  # rule parameters in force: the base values and card overrides
+    meals: dict[str, tuple[Meal, ...]]
+    challenges: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
+    awards: list[Award] = field(default_factory=list)
+    _groups: int = 0
+
+    def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str,
+                  value: int | None) -> None:
+        """Give ``stars`` to each player; a tie for the highest value is friendly."""
+        self._groups += 1
+        tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
+        for player in players:
+            player.stars += stars
+            player.stage_stars[frame.stage] = player.stage_stars.get(frame.stage, 0) + stars
+            self.awards.append(Award(player.name, frame.stage, stars, frame.card.id, reason, value,
+                                     self._groups, tied))
+
+    def cards_in_play(self) -> list[tuple[Card, Player | None]]:
+        """Cards whose effects apply, each with its owner, in the order their effects run."""
+        cards: list[tuple[Card, Player | None]] = [(c, None) for c in self.ruleset.rules_cards]
+        for round_cards in self.challenges.values():
+            cards.extend((c, None) for c in round_cards)
+        cards.extend((c, None) for c in self.table_cards)
+        cards.extend((c, p) for p in self.players for c in p.owned)
+        return cards

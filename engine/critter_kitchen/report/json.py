@@ -1,0 +1,20 @@
+"""A result as the JSON document fixed by the public interface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..stages.runner import Result
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    return {
+        "winner": result.winner.name,
+        "standings": [
+            {"rank": s.rank, "name": s.player.name, "stars": s.stars, "critic_quality": s.critic_quality}
+            for s in result.standings
+        ],
+        "awards": [a.to_json() for a in result.awards],
+        "decided_by": result.decided_by,
+        "notes": result.notes,
+    }
