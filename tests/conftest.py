@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # oracle.py and gen.py
+
+
+@pytest.fixture(scope="session")
+def base():
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset()
