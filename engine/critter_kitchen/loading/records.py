@@ -139,7 +139,7 @@ class RecordReader:
             return []
         low, high = self.rs.parameters["min_players"].value, self.rs.parameters["max_players"].value
         if not low <= len(items) <= high:
-            self.fail(where, f"{len(items)} players; this game takes {low} to {high}")
+            self.fail(where, f"{len(items)} player{'s' if len(items) != 1 else ''}; this game takes {low} to {high}")
         players: list[Player] = []
         seen: set[str] = set()
         owned = [slot.split(".", 1)[1] for slot in self.slots if slot.startswith("players.")]

@@ -106,6 +106,10 @@ def parse(path: str, text: str) -> Document:
     return doc
 
 
+def _tag(node: yaml.Node) -> str:
+    return "'" + str(node.tag).replace("tag:yaml.org,2002:", "!!") + "'"
+
+
 def _mark(node: yaml.Node) -> Mark:
     style = getattr(node, "style", None)
     return Mark(node.start_mark.line + 1, node.start_mark.column + 1, style)
@@ -136,11 +140,11 @@ class _Builder:
             return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != "tag:yaml.org,2002:seq":
-                self.fail(node, f"unsupported tag {node.tag}", "CK004")
+                self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
                 return None
             return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
         if node.tag not in _SCALAR_TAGS:
-            self.fail(node, f"unsupported tag {node.tag}", "CK004")
+            self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
             return None
         try:
             return self.loader.construct_object(node)
@@ -150,7 +154,7 @@ class _Builder:
 
     def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, Any]:
         if node.tag != "tag:yaml.org,2002:map":
-            self.fail(node, f"unsupported tag {node.tag}", "CK004")
+            self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
             return {}
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
