@@ -177,7 +177,10 @@ class _Compiler:
 
     def stmt_modify(self, s: n.Modify, scope: Scope) -> Fn:
         fn = FUNCTIONS.get(s.target.func)
-        if fn is None or fn.setter is None:
+        if fn is None:
+            self.call(s.target, scope)  # reports the unknown function
+            return lambda f: None
+        if fn.setter is None:
             settable = sorted(f.name for f in FUNCTIONS.values() if f.setter)
             self.error(s.target.pos, f"'{s.op}' cannot change '{s.target.func}'; it can change: {', '.join(settable)}")
             return lambda f: None

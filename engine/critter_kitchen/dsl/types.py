@@ -36,6 +36,17 @@ def accepts(expected: str, actual: str) -> bool:
     return e is not None and a is not None and accepts(e, a)
 
 
+_WORDS = {
+    INT: ("a number", "numbers"), BOOL: ("a condition", "conditions"), TEXT: ("text", "texts"),
+    PLAYER: ("a player", "players"), MEAL: ("a meal", "meals"), BANDS: ("bands", "bands"), TABLE: ("a table", "tables"),
+    INGREDIENT: ("an ingredient type", "ingredient types"), ROUND: ("a round", "rounds"), STAGE: ("a stage", "stages"),
+    COUNTER: ("a counter", "counters"), TOKEN: ("a token kind", "token kinds"), ANY: ("anything", "anything"),
+}
+
+
 def describe(t: str) -> str:
+    """A type in words: ``list[player]`` is 'a list of players'."""
     inner = element(t)
-    return f"list of {inner}s" if inner else t
+    if inner is not None:
+        return f"a list of {_WORDS.get(inner, (inner, inner + 's'))[1]}"
+    return _WORDS.get(t, (t, t))[0]

@@ -64,6 +64,10 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
     if v == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return [(f"{where}{_short(error.instance)} is not one of: {choices}", path, False)]
+    if isinstance(error.schema, dict) and "x-error" in error.schema:
+        return [(f"{where}{error.schema['x-error']}", path, False)]
+    if v == "pattern" and "description" in error.schema:
+        return [(f"{where}{_short(error.instance)} is not valid: {error.schema['description']}", path, False)]
     if v in ("anyOf", "oneOf") and error.context:
         best = min(error.context, key=lambda e: len(list(e.absolute_path)))
         return _explain(best, (*path, *best.relative_path))
