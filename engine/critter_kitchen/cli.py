@@ -205,11 +205,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             problems.extend(_record_problems(path, name, args.pack))
             checked += 1
         elif path.is_file():
-            pack = next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
-            if pack is None:
+            home = next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
+            if home is None:
                 problems.append(Problem(name, 0, 0, "card file is not inside a pack (no pack.yaml above it)", "CK104"))
             else:
-                problems.extend(p for p in _pack_problems([*args.pack, pack]) if Path(p.path).resolve() == path.resolve())
+                problems.extend(p for p in _pack_problems([*args.pack, home]) if Path(p.path).resolve() == path.resolve())
             checked += 1
         else:
             problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))

@@ -234,13 +234,8 @@ class _Compiler:
         return t.TEXT, self.text(e, scope)
 
     def text(self, e: n.Text, scope: Scope) -> Fn:
-        pieces: list[Fn] = []
-        for part in e.parts:
-            if isinstance(part, str):
-                pieces.append(lambda f, s=part: s)
-            else:
-                _, fn = self.expr(part, scope)
-                pieces.append(lambda f, fn=fn: _show(fn(f)))
+        pieces: list[Fn] = [_constant(part) if isinstance(part, str) else _shown(self.expr(part, scope)[1])
+                            for part in e.parts]
         return lambda f: "".join(p(f) for p in pieces)
 
     def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Fn]:
@@ -260,7 +255,7 @@ class _Compiler:
             name = e.name
             return self.vocab.params[name], lambda f: f.game.params[name]
         if expected in t.ENUMS:
-            return self.enum_literal(e.pos, e.name, expected)  # type: ignore[arg-type]
+            return self.enum_literal(e.pos, e.name, expected)
         owners = [d for d, values in self.vocab.domains.items() if e.name in values]
         if len(owners) == 1:
             return self.enum_literal(e.pos, e.name, owners[0])
@@ -409,6 +404,14 @@ def _aggregate(func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, 
         result.value = top
         return result
     return t.list_of(item_type), ranked
+
+
+def _constant(value: Any) -> Fn:
+    return lambda f: value
+
+
+def _shown(fn: Fn) -> Fn:
+    return lambda f: _show(fn(f))
 
 
 def _show(value: Any) -> str:

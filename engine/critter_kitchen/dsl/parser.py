@@ -98,7 +98,7 @@ def _parse(text: str, start: str, locate: Locate) -> n.Node:
     except UnexpectedInput as e:
         raise _syntax_problem(e, text, locate) from None
     try:
-        return _ToAst(locate).transform(tree)  # type: ignore[no-any-return]
+        return _ToAst(locate).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, SyntaxProblem):
             raise e.orig_exc from None
@@ -112,7 +112,8 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
         line, col = len(lines), len(lines[-1]) + 1
     fline, fcol = locate(line, col)
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        at = e.pos_in_stream or 0
+        ch = text[at] if at < len(text) else ""
         return SyntaxProblem(f"unexpected character {ch!r}", fline, fcol)
     token: Token | None = getattr(e, "token", None)
     expected: set[str] = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
@@ -166,7 +167,7 @@ class _ToAst(Transformer[Token, n.Node]):
 
     # statements
     def program(self, *statements: Any) -> n.Program:
-        body = tuple(s for s in statements if isinstance(s, n.Node))
+        body: tuple[n.Stmt, ...] = tuple(s for s in statements if isinstance(s, n.Node))  # type: ignore[misc]
         return n.Program(body[0].pos if body else n.Pos(*self.locate(1, 1)), body)
 
     def award(self, kw: Token, amount: n.Expr, _star: Token, _to: Token, target: n.Expr,
@@ -271,6 +272,11 @@ def _depth(node: Any) -> int:
 _DEPTHS: dict[int, tuple[Any, int]] = {}
 
 
+def _shifted(locate: Locate, line: int, offset: int) -> Locate:
+    """A locator for text that starts at ``offset`` on ``line`` of the enclosing text."""
+    return lambda ln, col: locate(line, offset + col - 1)
+
+
 def _template(raw: str, pos: n.Pos, locate: Locate, token: Token) -> n.Text:
     """Split quoted text into literal parts and ``{expr}`` parts."""
     body = raw[1:-1]
@@ -288,7 +294,6 @@ def _template(raw: str, pos: n.Pos, locate: Locate, token: Token) -> n.Text:
             raise SyntaxProblem("'{' without a closing '}' in quoted text", pos.line, pos.column + 1 + j)
         offset = (token.column or 1) + 1 + j + 1  # column of the first character inside the braces
         line = token.line or 1
-        inner_locate: Locate = lambda ln, col, line=line, offset=offset: locate(line, offset + col - 1)
-        parts.append(parse_expr(body[j + 1 : k], inner_locate))
+        parts.append(parse_expr(body[j + 1 : k], _shifted(locate, line, offset)))
         i = k + 1
     return n.Text(pos, tuple(parts))

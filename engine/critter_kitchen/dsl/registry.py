@@ -67,7 +67,7 @@ def _ingredient_types(f: Any) -> Any:
     return f.game.ruleset.ingredient_types
 
 
-@_fn("owner", "", t.PLAYER, "the player who owns this card (owned cards only)", "you", needs_owner=True)
+@_fn("owner", "", t.PLAYER, "the player who owns this card", "you", needs_owner=True)
 def _owner(f: Any) -> Any:
     return f.owner
 

@@ -167,7 +167,7 @@ class _Loader:
         for i, spec in enumerate(data.get("tiebreaks", [])):
             ast = self.parse_dsl(doc, ("tiebreaks", i, "by"), expr=True)
             if ast is not None:
-                rs.tiebreaks.append(TieBreak(spec["label"], ast))  # type: ignore[arg-type]
+                rs.tiebreaks.append(TieBreak(spec["label"], ast))
         if "priority_label" in data:
             rs.priority_label = data["priority_label"]
 
@@ -199,7 +199,7 @@ class _Loader:
         rs = self.ruleset
         name = spec["id"]
         ast = self.parse_dsl(doc, ("stages", i, "do"))
-        stage = Stage(name, spec.get("description", ""), card.id, ast)  # type: ignore[arg-type]
+        stage = Stage(name, spec.get("description", ""), card.id, ast)
         existing = [s.name for s in rs.stages]
         if name in existing:
             if "before" in spec or "after" in spec:
@@ -253,7 +253,7 @@ class _Loader:
             timing = next(k for k in TIMINGS if k in spec)
             ast = self.parse_dsl(doc, ("effects", i, "do"))
             if ast is not None:
-                effects.append(Effect(timing, spec[timing], ast))  # type: ignore[arg-type]
+                effects.append(Effect(timing, spec[timing], ast))
         card.effects = tuple(effects)
 
     def new_card(self, pack: Pack, doc: Document) -> Card | None:

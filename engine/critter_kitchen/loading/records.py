@@ -55,7 +55,7 @@ class RecordReader:
         self.rs = ruleset
         self.source = source
         self.problems: list[Problem] = []
-        self.slots = {}  # record slot ("cards.critic", "players.restaurateur") -> card kind
+        self.slots: dict[str, str] = {}  # record slot ("cards.critic", "players.restaurateur") -> card kind
         for card in ruleset.rules_cards:
             for kind, spec in card.data.get("card_kinds", {}).items():
                 self.slots.setdefault(spec["record"], kind)

@@ -1,0 +1,39 @@
+"""The effect language reference in Markdown, generated from the registry."""
+
+from __future__ import annotations
+
+from . import types as t
+from .registry import AGGREGATES, FUNCTIONS, OPERATORS, STATEMENTS
+
+
+def _signature(name: str, params: tuple[tuple[str, str], ...]) -> str:
+    if not params:
+        return name
+    return f"{name}({', '.join(p for p, _ in params)})"
+
+
+def markdown() -> str:
+    lines = ["### Statements", "", "| statement | meaning |", "| --- | --- |"]
+    lines += [f"| `{s.syntax}` | {s.doc} |" for s in STATEMENTS.values()]
+    lines += ["", "### Functions", "", "| function | arguments | gives | meaning |", "| --- | --- | --- | --- |"]
+    for f in FUNCTIONS.values():
+        args = ", ".join(f"{p}: {t.describe(typ)}" for p, typ in f.params) or "none"
+        extra = " Only on cards a player owns." if f.needs_owner else ""
+        lines.append(f"| `{_signature(f.name, f.params)}` | {args} | {t.describe(f.returns)} | {f.doc}.{extra} |")
+    lines += ["", "### Aggregates", "",
+              "Written `name(EXPR for NAME in LIST)` or `name(EXPR for NAME in LIST if CONDITION)`; all but "
+              "`highest` and `lowest` also take a plain list, as in `count(served(p))`.", "",
+              "| aggregate | each item gives | meaning |", "| --- | --- | --- |"]
+    lines += [f"| `{a.name}` | {t.describe(a.element)} | {a.doc} |" for a in AGGREGATES.values()]
+    lines += ["", "### Operators", "", "| operator | meaning |", "| --- | --- |"]
+    lines += [f"| `{op}` | {word} |" for op, word in OPERATORS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def error_codes() -> str:
+    """The table of problem codes."""
+    from ..errors import CODES
+
+    lines = ["| code | meaning |", "| --- | --- |"]
+    lines += [f"| `{code}` | {meaning} |" for code, meaning in CODES.items()]
+    return "\n".join(lines) + "\n"

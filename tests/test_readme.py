@@ -1,0 +1,23 @@
+"""The README's generated sections match the registry; its examples run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_sections_are_current():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "update_readme.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_registry_entry_is_documented():
+    from critter_kitchen.dsl.registry import AGGREGATES, FUNCTIONS, STATEMENTS
+
+    text = (ROOT / "README.md").read_text("utf-8")
+    for name in [*FUNCTIONS, *AGGREGATES, *STATEMENTS]:
+        assert f"`{name}" in text, name
