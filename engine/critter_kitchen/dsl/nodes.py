@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -148,3 +149,15 @@ Stmt = Award | Let | Modify | For | If | Pass
 @dataclass(frozen=True)
 class Program(Node):
     body: tuple[Stmt, ...]
+
+
+def walk(node: object) -> Iterator[Node]:
+    """Every node below ``node`` (itself included), depth first."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+    elif isinstance(node, Node):
+        yield node
+        for name in node.__dataclass_fields__:
+            if name != "pos":
+                yield from walk(getattr(node, name))

@@ -103,9 +103,12 @@ class _Loader:
 
     def read_pack(self, folder: FsPath) -> Pack | None:
         shown = display_path(folder / "pack.yaml")
+        if not folder.is_dir():
+            self.problems.append(Problem(display_path(folder), 0, 0, "no such card pack folder", "CK104"))
+            return None
         if not (folder / "pack.yaml").is_file():
-            kind = "folder" if folder.is_dir() else "path"
-            self.problems.append(Problem(shown, 0, 0, f"not a card pack: {kind} has no pack.yaml", "CK104"))
+            self.problems.append(Problem(display_path(folder), 0, 0, "not a card pack: no pack.yaml in this folder",
+                                         "CK104"))
             return None
         try:
             doc = read_document(folder / "pack.yaml", shown)

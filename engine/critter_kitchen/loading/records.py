@@ -119,7 +119,8 @@ class RecordReader:
         players = self.players(top.get("players", []))
         params = self.rs.base_params()
         game = Game(self.rs, tuple(players), params, {})
-        self.cards(game, top.get("cards", {}))
+        if "cards" in top:
+            self.cards(game, top["cards"])
         self.player_cards(game, top.get("players", []))
         for card in game.table_cards:
             params.update(card.parameters)
