@@ -55,5 +55,6 @@ def test_base_pack_has_fanatics_replacements_and_owned_effects(base):
     assert any(e.timing == "replace" for c in critics for e in c.effects)
     assert any(c.parameters for c in critics)
     owned = [c for c in base.cards.values() if c.kind == "restaurateur"]
-    assert all(any(isinstance(x, n.Name) and x.name == "owner" for e in c.effects for x in n.walk(e.ast))
-               for c in owned)
+    assert all(
+        any(isinstance(x, n.Name) and x.name == "owner" for e in c.effects for x in n.walk(e.ast)) for c in owned
+    )

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
-
 import gen
 import oracle
 from critter_kitchen import result_json, score_record
+from hypothesis import given, settings
 
 
 def stage_stars(result: dict) -> dict[str, dict[str, int]]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-
 from gen import TYPES, challenge_requirements, effective_requirements, games
+from hypothesis import given, settings
 from oracle import band_stars, score_record, track_stars
 
-CARDS = {"round3": ["harbor-stew", "river-chowder", "garden-gratin"],
-         "round6": ["sunday-roast", "toasted-cheese", "forest-risotto"]}
+CARDS = {
+    "round3": ["harbor-stew", "river-chowder", "garden-gratin"],
+    "round6": ["sunday-roast", "toasted-cheese", "forest-risotto"],
+}
 
 
 def record(players, challenge_meals=None, critic_meals=None):
@@ -36,8 +37,7 @@ def full_meal(value, spice=None):
 
 
 def test_worked_example():
-    meal = {"ingredients": [{"type": "carrot", "value": 5, "spice": "carrot"},
-                            {"type": "fish", "value": 3}]}
+    meal = {"ingredients": [{"type": "carrot", "value": 5, "spice": "carrot"}, {"type": "fish", "value": 3}]}
     with_soup = dict(meal, soup=1)
     to_21 = dict(meal, ingredients=meal["ingredients"] + [{"type": "fish", "value": 8}])
     for served, expected in [(meal, 2), (with_soup, 2), (to_21, 4)]:
@@ -55,8 +55,7 @@ def test_band_edges(quality, stars):
     assert score(game)["stage_stars"]["Ben"].get("challenge.round6", 0) == stars
 
 
-@pytest.mark.parametrize("quality, stars", [(0, 0), (9, 0), (10, 1), (69, 6), (70, 10),
-                                            (75, 10), (84, 11), (140, 20)])
+@pytest.mark.parametrize("quality, stars", [(0, 0), (9, 0), (10, 1), (69, 6), (70, 10), (75, 10), (84, 11), (140, 20)])
 def test_track_passes_seventy(quality, stars):
     assert track_stars(quality) == stars
 
@@ -71,14 +70,12 @@ def test_final_quality_through_record():
 
 
 def test_most_soup_with_zero_gives_nothing():
-    game = record(["Ana", "Ben"], critic_meals={"Ana": {"courses": {}, "soup": 0, "bisque": 0},
-                                                "Ben": {"courses": {}}})
+    game = record(["Ana", "Ben"], critic_meals={"Ana": {"courses": {}, "soup": 0, "bisque": 0}, "Ben": {"courses": {}}})
     assert score(game)["stage_stars"] == {"Ana": {}, "Ben": {}}
 
 
 def test_most_soup_counts_bisque_as_three():
-    game = record(["Ana", "Ben"], critic_meals={"Ana": {"courses": {}, "soup": 2},
-                                                "Ben": {"courses": {}, "bisque": 1}})
+    game = record(["Ana", "Ben"], critic_meals={"Ana": {"courses": {}, "soup": 2}, "Ben": {"courses": {}, "bisque": 1}})
     assert score(game)["stage_stars"] == {"Ana": {}, "Ben": {"critic.most_soup": 1}}
 
 
@@ -87,18 +84,15 @@ def test_friendly_ties():
     ben = {"courses": {"fish": {"value": 10}, "cheese": {"value": 2}}, "bisque": 1}
     cleo = {"courses": {"fish": {"value": 4, "spice": "allspice"}}}
     result = score(record(["Ana", "Ben", "Cleo"], critic_meals={"Ana": ana, "Ben": ben, "Cleo": cleo}))
-    assert result["stage_stars"]["Ana"] == {"critic.most_soup": 1, "critic.best_course": 1,
-                                            "critic.final_quality": 1}
-    assert result["stage_stars"]["Ben"] == {"critic.most_soup": 1, "critic.best_course": 2,
-                                            "critic.final_quality": 1}
+    assert result["stage_stars"]["Ana"] == {"critic.most_soup": 1, "critic.best_course": 1, "critic.final_quality": 1}
+    assert result["stage_stars"]["Ben"] == {"critic.most_soup": 1, "critic.best_course": 2, "critic.final_quality": 1}
     assert result["stage_stars"]["Cleo"] == {}
 
 
 def test_all_courses_every_player():
     result = score(record(["Ana", "Ben"], critic_meals={"Ana": full_meal(2), "Ben": full_meal(3)}))
     assert result["stage_stars"]["Ana"] == {"critic.all_courses": 1, "critic.final_quality": 1}
-    assert result["stage_stars"]["Ben"] == {"critic.all_courses": 1, "critic.best_course": 7,
-                                            "critic.final_quality": 2}
+    assert result["stage_stars"]["Ben"] == {"critic.all_courses": 1, "critic.best_course": 7, "critic.final_quality": 2}
 
 
 def test_tie_break_on_critic_quality():
@@ -122,9 +116,12 @@ def test_tie_break_on_priority():
 def is_legal_meal(meal, listed):
     kinds = [i["type"] for i in meal["ingredients"]]
     tokens = meal.get("soup", 0) + meal.get("bisque", 0)
-    return (set(kinds) <= set(listed) and bool(kinds)
-            and tokens >= len(set(listed) - set(kinds))
-            and all(i.get("spice") in (None, i["type"], "allspice") for i in meal["ingredients"]))
+    return (
+        set(kinds) <= set(listed)
+        and bool(kinds)
+        and tokens >= len(set(listed) - set(kinds))
+        and all(i.get("spice") in (None, i["type"], "allspice") for i in meal["ingredients"])
+    )
 
 
 @settings(max_examples=200, deadline=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from critter_kitchen import InputError, load_ruleset, result_json, score_record
 
 FIXTURES = Path(__file__).parent / "packs" / "fixtures"
@@ -74,8 +73,11 @@ def test_band_edges(base, quality, stars):
 
 def test_seed_example_bands(base):
     def chowder(soup):
-        return {"ingredients": [{"type": "fish", "value": 5, "spice": "fish"}, {"type": "mushroom", "value": 3}],
-                "soup": soup}
+        return {
+            "ingredients": [{"type": "fish", "value": 5, "spice": "fish"}, {"type": "mushroom", "value": 3}],
+            "soup": soup,
+        }
+
     assert meal_stars(base, chowder(0)) == 2  # 13
     assert meal_stars(base, chowder(1)) == 2  # 14
     assert meal_stars(base, chowder(8)) == 4  # 21
@@ -89,8 +91,12 @@ def test_bisque_adds_three_and_fills(base):
 
 
 def test_allspice_doubles_any_type(base):
-    meal = {"ingredients": [{"type": "fish", "value": 3, "spice": "allspice"},
-                            {"type": "mushroom", "value": 3, "spice": "mushroom"}]}
+    meal = {
+        "ingredients": [
+            {"type": "fish", "value": 3, "spice": "allspice"},
+            {"type": "mushroom", "value": 3, "spice": "mushroom"},
+        ]
+    }
     assert meal_stars(base, meal) == 2  # 6 + 6 = 12
 
 
@@ -107,7 +113,8 @@ def test_hold_token_frees_the_last_requirement(base):
         score_record(record, base, source="g.yaml")
     listed = ", ".join(requires[:-1])
     assert [p.format() for p in e.value.problems] == [
-        f"g.yaml: challenge_meals.round6.Ana.braised-shank: {covered} is not listed on Braised Shank ({listed})"]
+        f"g.yaml: challenge_meals.round6.Ana.braised-shank: {covered} is not listed on Braised Shank ({listed})"
+    ]
 
 
 def test_missing_type_needs_a_token(base):
@@ -116,7 +123,8 @@ def test_missing_type_needs_a_token(base):
     with pytest.raises(InputError) as e:
         score_record(record, base, source="g.yaml")
     assert [p.format() for p in e.value.problems] == [
-        "g.yaml: challenge_meals.round6.Ana.river-chowder: missing mushroom: 1 soup or bisque needed to fill, 0 given"]
+        "g.yaml: challenge_meals.round6.Ana.river-chowder: missing mushroom: 1 soup or bisque needed to fill, 0 given"
+    ]
 
 
 def test_only_soup_is_not_a_meal(base):
@@ -125,7 +133,8 @@ def test_only_soup_is_not_a_meal(base):
     with pytest.raises(InputError) as e:
         score_record(record, base, source="g.yaml")
     assert [p.format() for p in e.value.problems] == [
-        "g.yaml: challenge_meals.round6.Ana.river-chowder: no required ingredient, only soup"]
+        "g.yaml: challenge_meals.round6.Ana.river-chowder: no required ingredient, only soup"
+    ]
 
 
 def courses(*kinds, value=3, spice=None):
@@ -147,26 +156,35 @@ def test_most_soup_friendly_tie_and_zero_wins_nothing(base):
 
 
 def test_all_courses_every_player_who_served_seven(base):
-    critic = {"Ana": {"courses": courses(*ALL)}, "Ben": {"courses": courses(*ALL)},
-              "Cleo": {"courses": courses(*ALL[:6])}}
+    critic = {
+        "Ana": {"courses": courses(*ALL)},
+        "Ben": {"courses": courses(*ALL)},
+        "Cleo": {"courses": courses(*ALL[:6])},
+    }
     result = score_record(game(players=("Ana", "Ben", "Cleo"), critic=critic), base)
     assert stars_at(result, "critic.all_courses") == {"Ana": 1, "Ben": 1}
 
 
 def test_best_course_friendly_tie(base):
-    critic = {"Ana": {"courses": {"fish": {"value": 5, "spice": "fish"}}},
-              "Ben": {"courses": {"fish": {"value": 10}}},
-              "Cleo": {"courses": {"fish": {"value": 9}}}}
+    critic = {
+        "Ana": {"courses": {"fish": {"value": 5, "spice": "fish"}}},
+        "Ben": {"courses": {"fish": {"value": 10}}},
+        "Cleo": {"courses": {"fish": {"value": 9}}},
+    }
     result = score_record(game(players=("Ana", "Ben", "Cleo"), critic=critic), base)
     assert stars_at(result, "critic.best_course") == {"Ana": 1, "Ben": 1}
     from critter_kitchen.report.text import explain_lines
+
     assert "critic.best_course [base-rules] best fish course: Ana 10, Ben 10 (friendly tie): +1 star each" in (
-        explain_lines(result.awards))
+        explain_lines(result.awards)
+    )
 
 
 def test_fanatic_rumor_changes_final_quality_not_best_course(fixtures):
-    critic = {"Ana": {"courses": {"fish": {"value": 5}, "meat": {"value": 6}}},
-              "Ben": {"courses": {"fish": {"value": 6}, "meat": {"value": 4}}}}
+    critic = {
+        "Ana": {"courses": {"fish": {"value": 5}, "meat": {"value": 6}}},
+        "Ben": {"courses": {"fish": {"value": 6}, "meat": {"value": 4}}},
+    }
     plain = result_json(score_record(game(critic=critic), fixtures))
     record = game(critic=critic, cards={"rumors": ["test-fish-fanatic"]})
     fanatic = score_record(record, fixtures)
@@ -179,8 +197,9 @@ def test_fanatic_rumor_changes_final_quality_not_best_course(fixtures):
 def test_passing_70(base):
     def final(total_fish_values):
         kinds = ALL[: len(total_fish_values)]
-        critic = {"Ana": {"courses": {k: {"value": v} for k, v in zip(kinds, total_fish_values)}}}
+        critic = {"Ana": {"courses": {k: {"value": v} for k, v in zip(kinds, total_fish_values, strict=False)}}}
         return stars_at(score_record(game(critic=critic), base), "critic.final_quality").get("Ana", 0)
+
     assert final([9]) == 0
     assert final([10]) == 1
     assert final([20, 20, 20, 9]) == 6  # 69
@@ -195,8 +214,10 @@ def test_tie_break_on_critic_quality(base):
     result = score_record(game(critic=critic), base)
     # both: 0 final-quality stars; best fish goes to Ben alone
     assert result_json(result)["winner"] == "Ben"
-    critic = {"Ana": {"courses": {"fish": {"value": 4}, "meat": {"value": 2}}},
-              "Ben": {"courses": {"fish": {"value": 4}, "meat": {"value": 3}}}}
+    critic = {
+        "Ana": {"courses": {"fish": {"value": 4}, "meat": {"value": 2}}},
+        "Ben": {"courses": {"fish": {"value": 4}, "meat": {"value": 3}}},
+    }
     # fish tied (1 star each), meat to Ben: Ben 2, Ana 1. Give Ana a soup star to tie on stars.
     critic["Ana"]["soup"] = 1
     result = score_record(game(critic=critic), base)
@@ -224,8 +245,10 @@ def test_replacing_a_stage_changes_the_result_with_no_code_change(fixtures):
 
 
 def test_restaurateur_applies_to_its_owner_only(fixtures):
-    critic = {"Ana": {"courses": courses("fish", "meat", spice="allspice")},
-              "Ben": {"courses": courses("fish", "meat", spice="allspice")}}
+    critic = {
+        "Ana": {"courses": courses("fish", "meat", spice="allspice")},
+        "Ben": {"courses": courses("fish", "meat", spice="allspice")},
+    }
     record = game(players=({"name": "Ana", "restaurateur": "test-owner-bonus"}, "Ben"), critic=critic)
     assert stars_at(score_record(record, fixtures), "critic.card_bonuses") == {"Ana": 2}
 
@@ -235,4 +258,5 @@ def test_refrigeration_limit(base):
     with pytest.raises(InputError) as e:
         score_record(record, base, source="g.yaml")
     assert [p.format() for p in e.value.problems] == [
-        "g.yaml: players[0].kept.round3: 6 ingredients and spices kept; the limit after round3 is 5"]
+        "g.yaml: players[0].kept.round3: 6 ingredients and spices kept; the limit after round3 is 5"
+    ]

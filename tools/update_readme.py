@@ -19,7 +19,7 @@ SECTIONS = {"dsl-reference": markdown, "error-codes": error_codes}
 def render(text: str) -> str:
     for name, make in SECTIONS.items():
         pattern = re.compile(rf"(<!-- begin {name} -->\n).*?(<!-- end {name} -->)", re.S)
-        text = pattern.sub(lambda m: m.group(1) + make() + m.group(2), text)
+        text = pattern.sub(lambda m, make=make: m.group(1) + make() + m.group(2), text)
     return text
 
 

@@ -9,5 +9,14 @@ from .report.json import result_json
 from .stages.runner import Result
 
 __version__ = "0.1.0"
-__all__ = ["CritterError", "EvaluationError", "InputError", "Problem", "Result", "load_ruleset", "result_json",
-           "score_record", "__version__"]
+__all__ = [
+    "CritterError",
+    "EvaluationError",
+    "InputError",
+    "Problem",
+    "Result",
+    "load_ruleset",
+    "result_json",
+    "score_record",
+    "__version__",
+]

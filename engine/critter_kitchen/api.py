@@ -12,8 +12,9 @@ from .model.ruleset import Ruleset
 from .stages.runner import Result, score_game
 
 
-def score_record(record: Any, ruleset: Ruleset | None = None, *, packs: Sequence[str | Path] = (),
-                 source: str = "<record>") -> Result:
+def score_record(
+    record: Any, ruleset: Ruleset | None = None, *, packs: Sequence[str | Path] = (), source: str = "<record>"
+) -> Result:
     """Score one parsed game record (a dict as read from YAML or JSON).
 
     Raises :class:`~critter_kitchen.errors.InputError` listing every problem of an

@@ -32,29 +32,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    score = sub.add_parser("score", help="score recorded games",
-                           description="Score game records (YAML or JSON; '-' reads standard input, "
-                                       "one record or JSON Lines).")
+    score = sub.add_parser(
+        "score",
+        help="score recorded games",
+        description="Score game records (YAML or JSON; '-' reads standard input, one record or JSON Lines).",
+    )
     score.add_argument("games", nargs="+", metavar="GAME", help="a game record file, or - for standard input")
     _pack_option(score)
     score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     score.add_argument("--explain", action="store_true", help="list every award with its card, stage and reason")
     score.set_defaults(run=cmd_score)
 
-    validate = sub.add_parser("validate", help="check card packs, card files and game records",
-                              description="Check card packs (folders with pack.yaml, or folders holding packs), "
-                                          "card files and game records; report every problem.")
+    validate = sub.add_parser(
+        "validate",
+        help="check card packs, card files and game records",
+        description="Check card packs (folders with pack.yaml, or folders holding packs), "
+        "card files and game records; report every problem.",
+    )
     validate.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a card file or a game record")
     _pack_option(validate)
-    validate.add_argument("--format", choices=("text", "json", "github"), default="text",
-                          help="output format (default: text)")
+    validate.add_argument(
+        "--format", choices=("text", "json", "github"), default="text", help="output format (default: text)"
+    )
     validate.set_defaults(run=cmd_validate)
     return parser
 
 
 def _pack_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pack", action="append", default=[], metavar="DIR",
-                        help="load this card pack on top of the base pack (repeatable, in order)")
+    parser.add_argument(
+        "--pack",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="load this card pack on top of the base pack (repeatable, in order)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -213,14 +224,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if home is None:
                 problems.append(Problem(name, 0, 0, "card file is not inside a pack (no pack.yaml above it)", "CK104"))
             else:
-                problems.extend(p for p in _pack_problems([*args.pack, home]) if Path(p.path).resolve() == path.resolve())
+                problems.extend(
+                    p for p in _pack_problems([*args.pack, home]) if Path(p.path).resolve() == path.resolve()
+                )
             checked += 1
         else:
             problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
     unique = sorted(set(problems))
     if args.format == "json":
-        rows = [{"path": p.path, "line": p.line, "column": p.column, "code": p.code,
-                 "message": f"{p.where}: {p.message}" if p.where else p.message} for p in unique]
+        rows = [
+            {
+                "path": p.path,
+                "line": p.line,
+                "column": p.column,
+                "code": p.code,
+                "message": f"{p.where}: {p.message}" if p.where else p.message,
+            }
+            for p in unique
+        ]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     elif args.format == "github":
         for p in unique:

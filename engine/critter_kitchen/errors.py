@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 # Every problem has a stable code; the README documents each one.
@@ -67,3 +69,9 @@ class InputError(CritterError):
 
 class EvaluationError(CritterError):
     """A card effect failed while scoring (for example a division by zero)."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest known name, or nothing when none is close."""
+    guess = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=1)
+    return f"; did you mean '{guess[0]}'?" if guess else ""

@@ -6,12 +6,12 @@ closures reach nothing but the game state handed to them in a :class:`Frame`.
 
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
 from .registry import AGGREGATES, FUNCTIONS, RANKING
@@ -67,8 +67,9 @@ def compile_program(program: n.Program, vocab: Vocabulary) -> tuple[Compiled, li
     return Compiled(_sequence(body), c.slots, "none"), c.problems
 
 
-def compile_expr(expr: n.Expr, vocab: Vocabulary, variables: dict[str, str], expected: str | None = None
-                 ) -> tuple[Compiled, list[CompileProblem]]:
+def compile_expr(
+    expr: n.Expr, vocab: Vocabulary, variables: dict[str, str], expected: str | None = None
+) -> tuple[Compiled, list[CompileProblem]]:
     """Compile one expression whose free variables take slots 0, 1, ... in the given order."""
     c = _Compiler(vocab)
     scope = {}
@@ -86,6 +87,7 @@ def _sequence(body: list[Fn]) -> Fn:
     def run(f: Frame) -> None:
         for step in steps:
             step(f)
+
     return run
 
 
@@ -97,7 +99,12 @@ _ARITH: dict[str, Callable[[int, int], int]] = {
     "%": lambda a, b: a % b if b else 0,
 }
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 MAX_INT = 10**12  # arithmetic results are kept within this bound
 
@@ -143,6 +150,7 @@ class _Compiler:
 
         def let(f: Frame) -> None:
             f.slots[slot] = value(f)
+
         return let
 
     def stmt_for(self, s: n.For, scope: Scope) -> Fn:
@@ -161,6 +169,7 @@ class _Compiler:
             for item in source(f):
                 slots[slot] = item
                 body(f)
+
         return loop
 
     def stmt_if(self, s: n.If, scope: Scope) -> Fn:
@@ -173,6 +182,7 @@ class _Compiler:
                 then(f)
             elif orelse is not None:
                 orelse(f)
+
         return branch
 
     def stmt_modify(self, s: n.Modify, scope: Scope) -> Fn:
@@ -185,15 +195,18 @@ class _Compiler:
             self.error(s.target.pos, f"'{s.op}' cannot change '{s.target.func}'; it can change: {', '.join(settable)}")
             return lambda f: None
         _, current = self.call(s.target, scope)
-        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(s.target.args, fn.params)]
+        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(s.target.args, fn.params, strict=False)]
         _, value = self.expr(s.value, scope, t.INT)
         setter = fn.setter
         combine: Callable[[int, int], int] = {
-            "set": lambda old, new: new, "add": operator.add, "multiply": operator.mul,
+            "set": lambda old, new: new,
+            "add": operator.add,
+            "multiply": operator.mul,
         }[s.op]
 
         def modify(f: Frame) -> None:
             setter(f, _bounded(combine(current(f), value(f))), *[a(f) for a in args])
+
         return modify
 
     def stmt_award(self, s: n.Award, scope: Scope) -> Fn:
@@ -213,6 +226,7 @@ class _Compiler:
                 return
             why = reason(f) if reason is not None else f.card.name
             f.game.award_all(f, players, stars, why, getattr(who, "value", None))
+
         return award
 
     # expressions
@@ -234,14 +248,15 @@ class _Compiler:
         return t.TEXT, self.text(e, scope)
 
     def text(self, e: n.Text, scope: Scope) -> Fn:
-        pieces: list[Fn] = [_constant(part) if isinstance(part, str) else _shown(self.expr(part, scope)[1])
-                            for part in e.parts]
+        pieces: list[Fn] = [
+            _constant(part) if isinstance(part, str) else _shown(self.expr(part, scope)[1]) for part in e.parts
+        ]
         return lambda f: "".join(p(f) for p in pieces)
 
     def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Fn]:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
-            return self.error(pos, f"unknown {domain} '{name}'{_hint(name, values)}", "CK202")
+            return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", "CK202")
         return domain, lambda f: name
 
     def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Fn]:
@@ -262,7 +277,7 @@ class _Compiler:
         known = [*scope, *(f.name for f in FUNCTIONS.values() if not f.params), *self.vocab.params]
         for values in self.vocab.domains.values():
             known.extend(values)
-        return self.error(e.pos, f"unknown name '{e.name}'{_hint(e.name, known)}", "CK202")
+        return self.error(e.pos, f"unknown name '{e.name}'{did_you_mean(e.name, known)}", "CK202")
 
     def expr_call(self, e: n.Call, scope: Scope, expected: str | None) -> tuple[str, Fn]:
         if e.func in AGGREGATES:
@@ -279,13 +294,13 @@ class _Compiler:
         fn = FUNCTIONS.get(e.func)
         if fn is None:
             names = [*FUNCTIONS, *AGGREGATES]
-            return self.error(e.pos, f"unknown function '{e.func}'{_hint(e.func, names)}", "CK202")
+            return self.error(e.pos, f"unknown function '{e.func}'{did_you_mean(e.func, names)}", "CK202")
         if fn.needs_owner and not self.vocab.has_owner:
             return self.error(e.pos, f"'{e.func}' is only available on cards that a player owns", "CK202")
         if len(e.args) != len(fn.params):
             want = ", ".join(f"{p}: {typ}" for p, typ in fn.params)
             return self.error(e.pos, f"'{e.func}' takes {len(fn.params)} argument(s) ({want}), got {len(e.args)}")
-        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params)]
+        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False)]
         impl = fn.impl
         if not args:
             return fn.returns, lambda f: impl(f)
@@ -300,7 +315,7 @@ class _Compiler:
     def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Fn]:
         agg = AGGREGATES.get(e.func)
         if agg is None:
-            return self.error(e.pos, f"unknown aggregate '{e.func}'{_hint(e.func, list(AGGREGATES))}", "CK202")
+            return self.error(e.pos, f"unknown aggregate '{e.func}'{did_you_mean(e.func, list(AGGREGATES))}", "CK202")
         src_type, source = self.expr(e.source, scope)
         item_type = t.element(src_type)
         if item_type is None:
@@ -338,8 +353,12 @@ class _Compiler:
         return t.BOOL, lambda f: op(left(f), right(f))
 
     def is_free_name(self, e: n.Expr, scope: Scope) -> bool:
-        return (isinstance(e, n.Name) and e.name not in scope and e.name not in self.vocab.params
-                and e.name not in FUNCTIONS)
+        return (
+            isinstance(e, n.Name)
+            and e.name not in scope
+            and e.name not in self.vocab.params
+            and e.name not in FUNCTIONS
+        )
 
     def expr_contains(self, e: n.Contains, scope: Scope, expected: str | None) -> tuple[str, Fn]:
         coll_type, coll = self.expr(e.collection, scope)
@@ -363,8 +382,9 @@ class _Compiler:
         return t.BOOL, lambda f: not operand(f)
 
 
-def _aggregate(func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, cond: Fn | None,
-               slot: int) -> tuple[str, Fn]:
+def _aggregate(
+    func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, cond: Fn | None, slot: int
+) -> tuple[str, Fn]:
     def values(f: Frame) -> list[Any]:
         slots = f.slots
         out = []
@@ -403,6 +423,7 @@ def _aggregate(func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, 
         result = Ranked(item for v, item in scored if v == top)
         result.value = top
         return result
+
     return t.list_of(item_type), ranked
 
 
@@ -420,8 +441,3 @@ def _show(value: Any) -> str:
     if isinstance(value, tuple):
         return ", ".join(_show(v) for v in value)
     return str(value)
-
-
-def _hint(name: str, known: list[str] | tuple[str, ...]) -> str:
-    guess = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=1)
-    return f"; did you mean '{guess[0]}'?" if guess else ""

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from . import nodes as n
@@ -170,8 +170,16 @@ class _ToAst(Transformer[Token, n.Node]):
         body: tuple[n.Stmt, ...] = tuple(s for s in statements if isinstance(s, n.Node))  # type: ignore[misc]
         return n.Program(body[0].pos if body else n.Pos(*self.locate(1, 1)), body)
 
-    def award(self, kw: Token, amount: n.Expr, _star: Token, _to: Token, target: n.Expr,
-              _for: Token | None, reason: Token | None) -> n.Award:
+    def award(
+        self,
+        kw: Token,
+        amount: n.Expr,
+        _star: Token,
+        _to: Token,
+        target: n.Expr,
+        _for: Token | None,
+        reason: Token | None,
+    ) -> n.Award:
         text = self.string(reason) if reason is not None else None
         return n.Award(self.p(kw), amount, target, text)
 
@@ -190,13 +198,20 @@ class _ToAst(Transformer[Token, n.Node]):
     def pass_stmt(self, kw: Token) -> n.Pass:
         return n.Pass(self.p(kw))
 
-    def for_stmt(self, kw: Token, var: Token, _in: Token, source: n.Expr, _c: Token,
-                 body: tuple[n.Stmt, ...]) -> n.For:
+    def for_stmt(self, kw: Token, var: Token, _in: Token, source: n.Expr, _c: Token, body: tuple[n.Stmt, ...]) -> n.For:
         _check_depth(body, self.p(kw))
         return n.For(self.p(kw), str(var), source, body)
 
-    def if_stmt(self, kw: Token, cond: n.Expr, _c: Token, then: tuple[n.Stmt, ...],
-                _else: Token | None, _c2: Token | None, orelse: tuple[n.Stmt, ...] | None) -> n.If:
+    def if_stmt(
+        self,
+        kw: Token,
+        cond: n.Expr,
+        _c: Token,
+        then: tuple[n.Stmt, ...],
+        _else: Token | None,
+        _c2: Token | None,
+        orelse: tuple[n.Stmt, ...] | None,
+    ) -> n.If:
         return n.If(self.p(kw), cond, then, orelse or ())
 
     def suite(self, *statements: Any) -> tuple[n.Stmt, ...]:
@@ -242,9 +257,19 @@ class _ToAst(Transformer[Token, n.Node]):
         _check_depth(args, self.p(name))
         return n.Call(self.p(name), str(name), args)  # type: ignore[arg-type]
 
-    def comprehension(self, func: Token, _l: Token, element: n.Expr, _for: Token, var: Token,
-                      _in: Token, source: n.Expr, _if: Token | None, cond: n.Expr | None,
-                      _r: Token) -> n.Comprehension:
+    def comprehension(
+        self,
+        func: Token,
+        _l: Token,
+        element: n.Expr,
+        _for: Token,
+        var: Token,
+        _in: Token,
+        source: n.Expr,
+        _if: Token | None,
+        cond: n.Expr | None,
+        _r: Token,
+    ) -> n.Comprehension:
         _check_depth((element, source), self.p(func))
         return n.Comprehension(self.p(func), str(func), element, str(var), self.p(var), source, cond)
 

@@ -20,10 +20,16 @@ def markdown() -> str:
         args = ", ".join(f"{p}: {t.describe(typ)}" for p, typ in f.params) or "none"
         extra = " Only on cards a player owns." if f.needs_owner else ""
         lines.append(f"| `{_signature(f.name, f.params)}` | {args} | {t.describe(f.returns)} | {f.doc}.{extra} |")
-    lines += ["", "### Aggregates", "",
-              "Written `name(EXPR for NAME in LIST)` or `name(EXPR for NAME in LIST if CONDITION)`; all but "
-              "`highest` and `lowest` also take a plain list, as in `count(served(p))`.", "",
-              "| aggregate | each item gives | meaning |", "| --- | --- | --- |"]
+    lines += [
+        "",
+        "### Aggregates",
+        "",
+        "Written `name(EXPR for NAME in LIST)` or `name(EXPR for NAME in LIST if CONDITION)`; all but "
+        "`highest` and `lowest` also take a plain list, as in `count(served(p))`.",
+        "",
+        "| aggregate | each item gives | meaning |",
+        "| --- | --- | --- |",
+    ]
     lines += [f"| `{a.name}` | {t.describe(a.element)} | {a.doc} |" for a in AGGREGATES.values()]
     lines += ["", "### Operators", "", "| operator | meaning |", "| --- | --- |"]
     lines += [f"| `{op}` | {word} |" for op, word in OPERATORS.items()]

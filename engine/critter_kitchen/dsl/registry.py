@@ -43,12 +43,21 @@ class Statement:
 FUNCTIONS: dict[str, Function] = {}
 
 
-def _fn(name: str, params: str, returns: str, doc: str, phrase: str, *, needs_owner: bool = False,
-        setter: Callable[..., None] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _fn(
+    name: str,
+    params: str,
+    returns: str,
+    doc: str,
+    phrase: str,
+    *,
+    needs_owner: bool = False,
+    setter: Callable[..., None] | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
         FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner)  # type: ignore[arg-type]
         return impl
+
     return register
 
 
@@ -61,8 +70,9 @@ def _players(f: Any) -> Any:
     return f.game.players
 
 
-@_fn("ingredient_types", "", t.list_of(t.INGREDIENT), "every ingredient type of the loaded packs",
-     "the ingredient types")
+@_fn(
+    "ingredient_types", "", t.list_of(t.INGREDIENT), "every ingredient type of the loaded packs", "the ingredient types"
+)
 def _ingredient_types(f: Any) -> Any:
     return f.game.ruleset.ingredient_types
 
@@ -72,8 +82,7 @@ def _owner(f: Any) -> Any:
     return f.owner
 
 
-@_fn("served", "p:player", t.list_of(t.INGREDIENT), "the courses p served in the critic meal",
-     "the courses {p} served")
+@_fn("served", "p:player", t.list_of(t.INGREDIENT), "the courses p served in the critic meal", "the courses {p} served")
 def _served(f: Any, p: Any) -> Any:
     return tuple(p.courses)
 
@@ -84,16 +93,26 @@ def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
         course.quality = max(0, value)
 
 
-@_fn("quality", "p:player t:ingredient", t.INT,
-     "quality of p's t course now (0 if not served); set, add and multiply change it",
-     "{p}'s {t} course quality", setter=_set_quality)
+@_fn(
+    "quality",
+    "p:player t:ingredient",
+    t.INT,
+    "quality of p's t course now (0 if not served); set, add and multiply change it",
+    "{p}'s {t} course quality",
+    setter=_set_quality,
+)
 def _quality(f: Any, p: Any, kind: str) -> int:
     course = _course(p, kind)
     return course.quality if course is not None else 0
 
 
-@_fn("value", "p:player t:ingredient", t.INT, "printed value of the ingredient in p's t course (0 if none)",
-     "the value of {p}'s {t} ingredient")
+@_fn(
+    "value",
+    "p:player t:ingredient",
+    t.INT,
+    "printed value of the ingredient in p's t course (0 if none)",
+    "the value of {p}'s {t} ingredient",
+)
 def _value(f: Any, p: Any, kind: str) -> int:
     course = _course(p, kind)
     return course.value if course is not None else 0
@@ -105,20 +124,35 @@ def _spiced(f: Any, p: Any, kind: str) -> bool:
     return course is not None and bool(course.spices)
 
 
-@_fn("total_quality", "p:player", t.INT, "sum of p's course qualities now: the critic score track position",
-     "{p}'s total critic quality")
+@_fn(
+    "total_quality",
+    "p:player",
+    t.INT,
+    "sum of p's course qualities now: the critic score track position",
+    "{p}'s total critic quality",
+)
 def _total_quality(f: Any, p: Any) -> int:
     return sum(c.quality for c in p.courses.values())
 
 
-@_fn("tokens", "p:player k:token", t.INT, "how many unused k tokens p kept for the critic meal",
-     "{p}'s unused {k} tokens")
+@_fn(
+    "tokens",
+    "p:player k:token",
+    t.INT,
+    "how many unused k tokens p kept for the critic meal",
+    "{p}'s unused {k} tokens",
+)
 def _tokens(f: Any, p: Any, kind: str) -> int:
     return p.tokens.get(kind, 0)  # type: ignore[no-any-return]
 
 
-@_fn("token_value", "p:player", t.INT, "total value of p's unused tokens (each at its value in 'token_values')",
-     "the value of {p}'s unused tokens")
+@_fn(
+    "token_value",
+    "p:player",
+    t.INT,
+    "total value of p's unused tokens (each at its value in 'token_values')",
+    "the value of {p}'s unused tokens",
+)
 def _token_value(f: Any, p: Any) -> int:
     values = f.game.params["token_values"]
     return sum(n * values.get(k, 0) for k, n in p.tokens.items())
@@ -134,8 +168,7 @@ def _stage_stars(f: Any, p: Any, stage: str) -> int:
     return p.stage_stars.get(stage, 0)  # type: ignore[no-any-return]
 
 
-@_fn("counter", "p:player c:counter", t.INT, "p's count of c as the record gives it (0 if absent)",
-     "{p}'s {c}")
+@_fn("counter", "p:player c:counter", t.INT, "p's count of c as the record gives it (0 if absent)", "{p}'s {c}")
 def _counter(f: Any, p: Any, name: str) -> int:
     return p.counters.get(name, 0)  # type: ignore[no-any-return]
 
@@ -180,8 +213,13 @@ def _meal_spices(f: Any, m: Any) -> int:
     return sum(len(i.spices) for i in m.ingredients)
 
 
-@_fn("band", "x:int b:bands", t.INT, "stars for x in bands b: the last band whose minimum x reaches",
-     "the stars for {x} in {b}")
+@_fn(
+    "band",
+    "x:int b:bands",
+    t.INT,
+    "stars for x in bands b: the last band whose minimum x reaches",
+    "the stars for {x} in {b}",
+)
 def _band(f: Any, x: int, bands: Any) -> int:
     stars = 0
     for minimum, band_stars in bands:
@@ -190,8 +228,13 @@ def _band(f: Any, x: int, bands: Any) -> int:
     return stars
 
 
-@_fn("lookup", "table:table key:text", t.INT, "the number a table parameter gives for key (0 if none)",
-     "{table} for {key}")
+@_fn(
+    "lookup",
+    "table:table key:text",
+    t.INT,
+    "the number a table parameter gives for key (0 if none)",
+    "{table} for {key}",
+)
 def _lookup(f: Any, table: Any, key: str) -> int:
     return table.get(key, 0)  # type: ignore[no-any-return]
 
@@ -206,10 +249,15 @@ AGGREGATES: dict[str, Aggregate] = {
         Aggregate("any", t.BOOL, "whether at least one is true", "whether any of"),
         Aggregate("all", t.BOOL, "whether all are true (true if none)", "whether all of"),
         Aggregate("each", t.ANY, "the items themselves, as a list (with 'if': those that pass)", "each of"),
-        Aggregate("highest", t.INT, "the items with the highest number; all tied items are included",
-                  "whoever has the highest"),
-        Aggregate("lowest", t.INT, "the items with the lowest number; all tied items are included",
-                  "whoever has the lowest"),
+        Aggregate(
+            "highest",
+            t.INT,
+            "the items with the highest number; all tied items are included",
+            "whoever has the highest",
+        ),
+        Aggregate(
+            "lowest", t.INT, "the items with the lowest number; all tied items are included", "whoever has the lowest"
+        ),
     )
 }
 # highest/lowest return the loop items, so they need the comprehension form.
@@ -218,8 +266,11 @@ RANKING = ("highest", "lowest")
 STATEMENTS: dict[str, Statement] = {
     s.name: s
     for s in (
-        Statement("award", "award N star[s] to TARGET [for \"reason {expr}\"]",
-                  "give N stars to a player or to every player in a list; 0 or fewer gives nothing"),
+        Statement(
+            "award",
+            'award N star[s] to TARGET [for "reason {expr}"]',
+            "give N stars to a player or to every player in a list; 0 or fewer gives nothing",
+        ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block"),
         Statement("set", "set quality(P, T) to EXPR", "change a settable value for later stages"),
         Statement("add", "add EXPR to quality(P, T)", "add to a settable value for later stages"),
@@ -231,8 +282,19 @@ STATEMENTS: dict[str, Statement] = {
 }
 
 OPERATORS = {
-    "+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down; by 0 gives 0)",
+    "+": "plus",
+    "-": "minus",
+    "*": "times",
+    "//": "divided by (rounded down; by 0 gives 0)",
     "%": "remainder after dividing by (by 0 gives 0)",
-    "==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
-    ">=": "is at least", "and": "and", "or": "or", "not": "not", "in": "is one of",
+    "==": "is",
+    "!=": "is not",
+    "<": "is less than",
+    "<=": "is at most",
+    ">": "is more than",
+    ">=": "is at least",
+    "and": "and",
+    "or": "or",
+    "not": "not",
+    "in": "is one of",
 }

@@ -37,10 +37,19 @@ def accepts(expected: str, actual: str) -> bool:
 
 
 _WORDS = {
-    INT: ("a number", "numbers"), BOOL: ("a condition", "conditions"), TEXT: ("text", "texts"),
-    PLAYER: ("a player", "players"), MEAL: ("a meal", "meals"), BANDS: ("bands", "bands"), TABLE: ("a table", "tables"),
-    INGREDIENT: ("an ingredient type", "ingredient types"), ROUND: ("a round", "rounds"), STAGE: ("a stage", "stages"),
-    COUNTER: ("a counter", "counters"), TOKEN: ("a token kind", "token kinds"), ANY: ("anything", "anything"),
+    INT: ("a number", "numbers"),
+    BOOL: ("a condition", "conditions"),
+    TEXT: ("text", "texts"),
+    PLAYER: ("a player", "players"),
+    MEAL: ("a meal", "meals"),
+    BANDS: ("bands", "bands"),
+    TABLE: ("a table", "tables"),
+    INGREDIENT: ("an ingredient type", "ingredient types"),
+    ROUND: ("a round", "rounds"),
+    STAGE: ("a stage", "stages"),
+    COUNTER: ("a counter", "counters"),
+    TOKEN: ("a token kind", "token kinds"),
+    ANY: ("anything", "anything"),
 }
 
 

@@ -11,7 +11,7 @@ def locator(doc: Document, path: Path) -> Locate:
     m = doc.mark(path)
     if m.style in ("|", ">"):
         lines = doc.text.split("\n")
-        first = next((ln for ln in lines[m.line:] if ln.strip()), "")
+        first = next((ln for ln in lines[m.line :] if ln.strip()), "")
         indent = len(first) - len(first.lstrip(" "))
         return lambda line, col: (m.line + line, indent + col)
     quote = 1 if m.style in ("'", '"') else 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from pathlib import Path as FsPath
 from typing import Any
@@ -11,7 +10,7 @@ from ..dsl import types as t
 from ..dsl.compiler import Compiled, CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.nodes import Pos
 from ..dsl.parser import SyntaxProblem, parse_expr, parse_program
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
 from .dsltext import excerpt, locator
@@ -21,8 +20,14 @@ from .yamlpos import Document, parse, read_text
 RULES_KIND = "rules"
 CARD_SUFFIXES = (".yaml", ".yml")
 PARAM_TYPES = {
-    "int": t.INT, "bool": t.BOOL, "text": t.TEXT, "bands": t.BANDS, "table": t.TABLE,
-    "list[ingredient]": t.list_of(t.INGREDIENT), "list[round]": t.list_of(t.ROUND), "list[text]": t.list_of(t.TEXT),
+    "int": t.INT,
+    "bool": t.BOOL,
+    "text": t.TEXT,
+    "bands": t.BANDS,
+    "table": t.TABLE,
+    "list[ingredient]": t.list_of(t.INGREDIENT),
+    "list[round]": t.list_of(t.ROUND),
+    "list[text]": t.list_of(t.TEXT),
 }
 
 
@@ -107,8 +112,9 @@ class _Loader:
             self.problems.append(Problem(display_path(folder), 0, 0, "no such card pack folder", "CK104"))
             return None
         if not (folder / "pack.yaml").is_file():
-            self.problems.append(Problem(display_path(folder), 0, 0, "not a card pack: no pack.yaml in this folder",
-                                         "CK104"))
+            self.problems.append(
+                Problem(display_path(folder), 0, 0, "not a card pack: no pack.yaml in this folder", "CK104")
+            )
             return None
         try:
             doc = read_document(folder / "pack.yaml", shown)
@@ -127,8 +133,9 @@ class _Loader:
         for i, req in enumerate(pack.requires):
             if req not in loaded:
                 hint = "; load it first with --pack" if req != pack.id else ""
-                self.at(doc, ("requires", i), f"pack '{pack.id}' requires pack '{req}', which is not loaded{hint}",
-                        "CK104")
+                self.at(
+                    doc, ("requires", i), f"pack '{pack.id}' requires pack '{req}', which is not loaded{hint}", "CK104"
+                )
         return pack
 
     # rules cards
@@ -163,8 +170,12 @@ class _Loader:
             self.declare_stage(doc, card, i, spec)
         for i, name in enumerate(data.get("remove_stages", [])):
             if name not in rs.stage_names():
-                self.at(doc, ("remove_stages", i), f"cannot remove unknown stage '{name}'{_hint(name, rs.stage_names())}",
-                        "CK204")
+                self.at(
+                    doc,
+                    ("remove_stages", i),
+                    f"cannot remove unknown stage '{name}'{did_you_mean(name, rs.stage_names())}",
+                    "CK204",
+                )
             else:
                 rs.stages = [s for s in rs.stages if s.name != name]
         for i, spec in enumerate(data.get("tiebreaks", [])):
@@ -179,7 +190,9 @@ class _Loader:
         where = ("parameters", name)
         if name in params:
             if "type" in spec and PARAM_TYPES.get(spec["type"]) != params[name].type:
-                self.at(doc, (*where, "type"), f"parameter '{name}' is already declared as {params[name].type}", "CK206")
+                self.at(
+                    doc, (*where, "type"), f"parameter '{name}' is already declared as {params[name].type}", "CK206"
+                )
                 return
             if self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
                 params[name].value = spec["value"]
@@ -206,20 +219,25 @@ class _Loader:
         existing = [s.name for s in rs.stages]
         if name in existing:
             if "before" in spec or "after" in spec:
-                self.at(doc, ("stages", i, "id"), f"stage '{name}' already exists; leave out before/after to replace it",
-                        "CK205")
+                self.at(
+                    doc,
+                    ("stages", i, "id"),
+                    f"stage '{name}' already exists; leave out before/after to replace it",
+                    "CK205",
+                )
                 return
             previous = rs.stages[existing.index(name)]
             if previous.card != self.base_rules_id():
-                self.at(doc, ("stages", i, "id"), f"stage '{name}' is already replaced by card '{previous.card}'",
-                        "CK205")
+                self.at(
+                    doc, ("stages", i, "id"), f"stage '{name}' is already replaced by card '{previous.card}'", "CK205"
+                )
                 return
             rs.stages[existing.index(name)] = stage
         elif "before" in spec or "after" in spec:
             anchor = spec.get("before") or spec["after"]
             key = "before" if "before" in spec else "after"
             if anchor not in existing:
-                self.at(doc, ("stages", i, key), f"unknown stage '{anchor}'{_hint(anchor, existing)}", "CK204")
+                self.at(doc, ("stages", i, key), f"unknown stage '{anchor}'{did_you_mean(anchor, existing)}", "CK204")
                 return
             at = existing.index(anchor) + (key == "after")
             rs.stages.insert(at, stage)
@@ -238,7 +256,11 @@ class _Loader:
         if not isinstance(kind, str) or kind not in self.kind_records:
             known = [RULES_KIND, *self.kind_records]
             shown = repr(kind) if not isinstance(kind, str) else f"'{kind}'"
-            message = "missing required key 'kind'" if kind is None else f"unknown card kind {shown}{_hint(str(kind), known)}"
+            message = (
+                "missing required key 'kind'"
+                if kind is None
+                else f"unknown card kind {shown}{did_you_mean(str(kind), known)}"
+            )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
         found = schema.check(doc, self.kind_schemas[kind])
@@ -281,8 +303,9 @@ class _Loader:
         try:
             return parse_expr(text, locate) if expr else parse_program(text, locate)
         except SyntaxProblem as e:
-            self.problems.append(Problem(doc.path, e.line, e.column, e.message, "CK201",
-                                         excerpt=excerpt(doc, e.line, e.column, e.width)))
+            self.problems.append(
+                Problem(doc.path, e.line, e.column, e.message, "CK201", excerpt=excerpt(doc, e.line, e.column, e.width))
+            )
             return None
 
     def vocabulary(self, owned: bool) -> Vocabulary:
@@ -291,16 +314,27 @@ class _Loader:
         rounds = tuple(params["challenge_rounds"].value) if "challenge_rounds" in params else ()
         tokens = tuple(params["token_values"].value) if "token_values" in params else ()
         domains = {
-            t.INGREDIENT: rs.ingredient_types, t.ROUND: rounds, t.STAGE: tuple(rs.stage_names()),
-            t.COUNTER: rs.counters, t.TOKEN: tokens,
+            t.INGREDIENT: rs.ingredient_types,
+            t.ROUND: rounds,
+            t.STAGE: tuple(rs.stage_names()),
+            t.COUNTER: rs.counters,
+            t.TOKEN: tokens,
         }
         return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
 
     def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
         code, problems = result
         for p in problems:
-            self.problems.append(Problem(doc.path, p.pos.line, p.pos.column, p.message, p.code,
-                                         excerpt=excerpt(doc, p.pos.line, p.pos.column, p.pos.width)))
+            self.problems.append(
+                Problem(
+                    doc.path,
+                    p.pos.line,
+                    p.pos.column,
+                    p.message,
+                    p.code,
+                    excerpt=excerpt(doc, p.pos.line, p.pos.column, p.pos.width),
+                )
+            )
         return code
 
     def compile_all(self) -> None:
@@ -323,8 +357,12 @@ class _Loader:
             vocab = self.vocabulary(owned=self.kind_records[card.kind].startswith("players."))
             for i, effect in enumerate(card.effects):
                 if effect.stage not in stages:
-                    self.at(doc, ("effects", i, effect.timing),
-                            f"unknown stage '{effect.stage}'{_hint(effect.stage, stages)}", "CK204")
+                    self.at(
+                        doc,
+                        ("effects", i, effect.timing),
+                        f"unknown stage '{effect.stage}'{did_you_mean(effect.stage, stages)}",
+                        "CK204",
+                    )
                     continue
                 if effect.timing == "replace":
                     replacers.setdefault(effect.stage, []).append(card)
@@ -332,16 +370,25 @@ class _Loader:
             self.check_card_parameters(doc, card)
             for i, kind in enumerate(card.requires):
                 if kind not in rs.ingredient_types:
-                    self.at(doc, ("requires", i), f"unknown ingredient type '{kind}'{_hint(kind, rs.ingredient_types)}",
-                            "CK202")
+                    self.at(
+                        doc,
+                        ("requires", i),
+                        f"unknown ingredient type '{kind}'{did_you_mean(kind, rs.ingredient_types)}",
+                        "CK202",
+                    )
         self.check_replacements(replacers)
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters
         for name, value in card.parameters.items():
             if name not in params:
-                self.at(doc, ("parameters", name), f"unknown parameter '{name}'{_hint(name, list(params))}", "CK206",
-                        at_key=True)
+                self.at(
+                    doc,
+                    ("parameters", name),
+                    f"unknown parameter '{name}'{did_you_mean(name, list(params))}",
+                    "CK206",
+                    at_key=True,
+                )
             else:
                 self.check_value(doc, ("parameters", name), params[name].type, value)
 
@@ -355,19 +402,18 @@ class _Loader:
                         continue
                     doc = self.card_docs[card.id]
                     index = next(j for j, e in enumerate(card.effects) if e.timing == "replace" and e.stage == stage)
-                    self.at(doc, ("effects", index, "replace"),
-                            f"stage '{stage}' is also replaced by card '{other.id}', and both can be in play", "CK205")
+                    self.at(
+                        doc,
+                        ("effects", index, "replace"),
+                        f"stage '{stage}' is also replaced by card '{other.id}', and both can be in play",
+                        "CK205",
+                    )
 
 
 def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:
     for part in path:
         data = data[part]
     return data
-
-
-def _hint(name: str, known: Iterable[str]) -> str:
-    guess = difflib.get_close_matches(name, list(known), n=1)
-    return f"; did you mean '{guess[0]}'?" if guess else ""
 
 
 def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
@@ -381,8 +427,11 @@ def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
     if typ == t.TEXT and not isinstance(value, str):
         return f"expected text, got {value!r}"
     if typ == t.BANDS:
-        if not (isinstance(value, list) and value and all(
-                isinstance(b, list) and len(b) == 2 and all(map(is_int, b)) for b in value)):
+        if not (
+            isinstance(value, list)
+            and value
+            and all(isinstance(b, list) and len(b) == 2 and all(map(is_int, b)) for b in value)
+        ):
             return "expected bands: a list of [minimum, stars] pairs"
         minima = [b[0] for b in value]
         if minima != sorted(set(minima)):
@@ -394,5 +443,5 @@ def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
     if typ == t.list_of(t.INGREDIENT):
         unknown = [v for v in value if v not in ingredients]
         if unknown:
-            return f"unknown ingredient type '{unknown[0]}'{_hint(unknown[0], ingredients)}"
+            return f"unknown ingredient type '{unknown[0]}'{did_you_mean(unknown[0], ingredients)}"
     return ""

@@ -6,11 +6,10 @@ Every problem is reported with the record path of the offending value, e.g.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, did_you_mean
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.ruleset import Card, Ruleset
 
@@ -41,13 +40,15 @@ def _is_int(v: Any) -> bool:
 
 
 def _kind_of(v: Any) -> str:
-    return {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping",
-            type(None): "nothing"}.get(type(v), type(v).__name__)
-
-
-def _hint(name: str, known: Iterable[str]) -> str:
-    guess = difflib.get_close_matches(name, list(known), n=1)
-    return f"; did you mean '{guess[0]}'?" if guess else ""
+    return {
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "text",
+        list: "a list",
+        dict: "a mapping",
+        type(None): "nothing",
+    }.get(type(v), type(v).__name__)
 
 
 class RecordReader:
@@ -90,7 +91,7 @@ class RecordReader:
         allowed = list(allowed)
         for key in data:
             if key not in allowed:
-                self.fail(where / key, f"unknown key '{key}'{_hint(key, allowed)}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}")
 
     def card(self, value: Any, kind: str, where: _Where) -> Card | None:
         if not isinstance(value, str):
@@ -99,7 +100,7 @@ class RecordReader:
         card = self.rs.cards.get(value)
         if card is None:
             same_kind = [c.id for c in self.rs.cards.values() if c.kind == kind]
-            self.fail(where, f"unknown {kind} card '{value}'{_hint(value, same_kind)}")
+            self.fail(where, f"unknown {kind} card '{value}'{did_you_mean(value, same_kind)}")
             return None
         if card.kind != kind:
             self.fail(where, f"'{value}' is a {card.kind} card, not a {kind} card")
@@ -161,7 +162,9 @@ class RecordReader:
             counters = self.mapping(entry.get("counters", {}), where / i / "counters") or {}
             for key, n in counters.items():
                 if key not in self.rs.counters:
-                    self.fail(where / i / "counters" / key, f"unknown counter '{key}'{_hint(key, self.rs.counters)}")
+                    self.fail(
+                        where / i / "counters" / key, f"unknown counter '{key}'{did_you_mean(key, self.rs.counters)}"
+                    )
                 elif (got := self.count(n, where / i / "counters" / key)) is not None:
                     player.counters[key] = got
             players.append(player)
@@ -263,7 +266,9 @@ class RecordReader:
             for rnd, n in kept.items():
                 if rnd in limits and (got := self.count(n, where / rnd)) is not None:
                     if got > limits[rnd]:
-                        self.fail(where / rnd, f"{got} ingredients and spices kept; the limit after {rnd} is {limits[rnd]}")
+                        self.fail(
+                            where / rnd, f"{got} ingredients and spices kept; the limit after {rnd} is {limits[rnd]}"
+                        )
 
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
         if not any(c.parameters for c in player.owned):
@@ -284,14 +289,16 @@ class RecordReader:
             for name, served in per_player.items():
                 player = by_name.get(name)
                 if player is None:
-                    self.fail(where / rnd / name, f"unknown player '{name}'{_hint(name, by_name)}")
+                    self.fail(where / rnd / name, f"unknown player '{name}'{did_you_mean(name, by_name)}")
                     continue
                 served = self.mapping(served, where / rnd / name) or {}
                 ids = [c.id for c in cards]
                 for cid, meal in served.items():
                     if cid not in ids:
-                        self.fail(where / rnd / name / cid,
-                                  f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
+                        self.fail(
+                            where / rnd / name / cid,
+                            f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}",
+                        )
                         continue
                     card = cards[ids.index(cid)]
                     held = ids.index(cid) == len(ids) - 1
@@ -300,7 +307,9 @@ class RecordReader:
                         meals.append(built)
             game.meals[rnd] = tuple(meals)
 
-    def spices(self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where) -> tuple[str, ...] | None:
+    def spices(
+        self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where
+    ) -> tuple[str, ...] | None:
         if value is None:
             return ()
         spices = [value] if isinstance(value, str) else value
@@ -317,14 +326,14 @@ class RecordReader:
                 if s in known:
                     self.fail(where, f"{s} spice does not match {kind}; use {kind} or {wild}")
                 else:
-                    self.fail(where, f"unknown spice '{s}'{_hint(s, known)}")
+                    self.fail(where, f"unknown spice '{s}'{did_you_mean(s, known)}")
                 return None
         return tuple(spices)
 
     def ingredient_type(self, value: Any, where: _Where) -> str | None:
         if not isinstance(value, str) or value not in self.rs.ingredient_types:
             shown = f"'{value}'" if isinstance(value, str) else _kind_of(value)
-            hint = _hint(value, self.rs.ingredient_types) if isinstance(value, str) else ""
+            hint = did_you_mean(value, self.rs.ingredient_types) if isinstance(value, str) else ""
             self.fail(where, f"unknown ingredient type {shown}{hint}")
             return None
         return value
@@ -336,13 +345,14 @@ class RecordReader:
             if key == skip:
                 continue
             if key not in values:
-                self.fail(where / key, f"unknown key '{key}'{_hint(key, (skip, *values))}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}")
             elif (got := self.count(n, where / key)) is not None:
                 out[key] = got
         return out
 
-    def meal(self, game: Game, player: Player, rnd: str, card: Card, held: bool, value: Any,
-             where: _Where) -> Meal | None:
+    def meal(
+        self, game: Game, player: Player, rnd: str, card: Card, held: bool, value: Any, where: _Where
+    ) -> Meal | None:
         data = self.mapping(value, where)
         if data is None:
             return None
@@ -373,8 +383,15 @@ class RecordReader:
         quality += sum(n * params["token_values"][k] for k, n in tokens.items())
         return Meal(rnd, card, player, tuple(ingredients), tokens, quality)
 
-    def legal_meal(self, card: Card, listed: list[str], ingredients: list[Ingredient], tokens: dict[str, int],
-                   params: dict[str, Any], where: _Where) -> bool:
+    def legal_meal(
+        self,
+        card: Card,
+        listed: list[str],
+        ingredients: list[Ingredient],
+        tokens: dict[str, int],
+        params: dict[str, Any],
+        where: _Where,
+    ) -> bool:
         ok = True
         if params["only_listed_types"]:
             for kind in dict.fromkeys(i.type for i in ingredients if i.type not in listed):
@@ -404,7 +421,7 @@ class RecordReader:
         for name, meal in data.items():
             player = by_name.get(name)
             if player is None:
-                self.fail(where / name, f"unknown player '{name}'{_hint(name, by_name)}")
+                self.fail(where / name, f"unknown player '{name}'{did_you_mean(name, by_name)}")
                 continue
             entry = self.mapping(meal, where / name)
             if entry is None:
@@ -421,7 +438,7 @@ class RecordReader:
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
         if kind not in params["course_types"]:
-            self.fail(where, f"unknown course '{kind}'{_hint(kind, params['course_types'])}", "CK303")
+            self.fail(where, f"unknown course '{kind}'{did_you_mean(kind, params['course_types'])}", "CK303")
             return None
         entry = self.mapping(value, where)
         if entry is None:
@@ -433,7 +450,7 @@ class RecordReader:
                 self.fail(where, f"{token} cannot fill a critic course", "CK303")
                 return None
             if token not in params["token_values"]:
-                self.fail(where / "token", f"unknown token '{token}'{_hint(str(token), params['token_values'])}")
+                self.fail(where / "token", f"unknown token '{token}'{did_you_mean(str(token), params['token_values'])}")
                 return None
             if "value" in entry or "spice" in entry:
                 self.fail(where, "a course is an ingredient (value, spice) or a token, not both", "CK303")

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-import difflib
 import json
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
-from ..errors import Problem
+from ..errors import Problem, did_you_mean
 from .paths import schemas
 from .yamlpos import Document, Path
 
-_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object",
-               type(None): "null"}
+_JSON_TYPES = {
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+    type(None): "null",
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str) -> Any:
     """The compiled validator of ``schemas/<name>.schema.json``."""
     from jsonschema import Draft202012Validator
@@ -53,9 +59,7 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
         out = []
         for key in error.instance:
             if key not in known:
-                guess = difflib.get_close_matches(key, known, n=1)
-                hint = f"; did you mean '{guess[0]}'?" if guess else ""
-                out.append((f"unknown key '{key}'{hint}", (*path, key), True))
+                out.append((f"unknown key '{key}'{did_you_mean(key, known)}", (*path, key), True))
         return out
     if v == "type":
         got = _JSON_TYPES.get(type(error.instance), "value")

@@ -58,8 +58,15 @@ class Meal:
 
     __slots__ = ("round", "card", "player", "ingredients", "tokens", "quality")
 
-    def __init__(self, round: str, card: Card, player: Player, ingredients: tuple[Ingredient, ...],
-                 tokens: dict[str, int], quality: int) -> None:
+    def __init__(
+        self,
+        round: str,
+        card: Card,
+        player: Player,
+        ingredients: tuple[Ingredient, ...],
+        tokens: dict[str, int],
+        quality: int,
+    ) -> None:
         self.round = round
         self.card = card
         self.player = player
@@ -102,16 +109,14 @@ class Game:
     awards: list[Award] = field(default_factory=list)
     _groups: int = 0
 
-    def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str,
-                  value: int | None) -> None:
+    def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
         """Give ``stars`` to each player; a tie for the highest value is friendly."""
         self._groups += 1
         tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
         for player in players:
             player.stars += stars
             player.stage_stars[frame.stage] = player.stage_stars.get(frame.stage, 0) + stars
-            self.awards.append(Award(player.name, frame.stage, stars, frame.card.id, reason, value,
-                                     self._groups, tied))
+            self.awards.append(Award(player.name, frame.stage, stars, frame.card.id, reason, value, self._groups, tied))
 
     def cards_in_play(self) -> list[tuple[Card, Player | None]]:
         """Cards whose effects apply, each with its owner, in the order their effects run."""

@@ -12,14 +12,20 @@ def result_text(result: Result, *, explain: bool = False) -> str:
     stages = list(dict.fromkeys([*game.ruleset.stage_names(), *(a.stage for a in result.awards)]))
     width = max(len("total"), *(len(s) for s in stages))
     cols = [max(3, len(p.name)) for p in players]
-    lines = ["  ".join([" " * width, *(p.name.rjust(w) for p, w in zip(players, cols))])]
+    lines = ["  ".join([" " * width, *(p.name.rjust(w) for p, w in zip(players, cols, strict=False))])]
     for stage in stages:
-        row = [str(p.stage_stars.get(stage, 0)).rjust(w) for p, w in zip(players, cols)]
+        row = [str(p.stage_stars.get(stage, 0)).rjust(w) for p, w in zip(players, cols, strict=False)]
         lines.append("  ".join([stage.ljust(width), *row]))
     lines.append("  ".join(["-" * width, *("-" * w for w in cols)]))
-    lines.append("  ".join(["total".ljust(width), *(str(p.stars).rjust(w) for p, w in zip(players, cols))]))
+    lines.append(
+        "  ".join(["total".ljust(width), *(str(p.stars).rjust(w) for p, w in zip(players, cols, strict=False))])
+    )
     quality = {s.player.name: s.critic_quality for s in result.standings}
-    lines.append("  ".join(["quality".ljust(width), *(str(quality[p.name]).rjust(w) for p, w in zip(players, cols))]))
+    lines.append(
+        "  ".join(
+            ["quality".ljust(width), *(str(quality[p.name]).rjust(w) for p, w in zip(players, cols, strict=False))]
+        )
+    )
     lines.append("")
     lines.append(f"Winner: {_winner_line(result)}")
     lines.append("Ranking: " + ", ".join(f"{s.rank}. {s.player.name} ({s.stars})" for s in result.standings))
@@ -55,8 +61,11 @@ def explain_lines(awards: list[Award]) -> list[str]:
         if a.value is not None:
             who = ", ".join(f"{g.player} {g.value}" for g in group)
             tie = " (friendly tie)" if a.tied else ""
-            out.append(f"{a.stage} [{a.card}] {a.reason}: {who}{tie}: {stars} each" if a.tied
-                       else f"{a.stage} [{a.card}] {a.reason}: {who}: {stars}")
+            out.append(
+                f"{a.stage} [{a.card}] {a.reason}: {who}{tie}: {stars} each"
+                if a.tied
+                else f"{a.stage} [{a.card}] {a.reason}: {who}: {stars}"
+            )
         else:
             who = ", ".join(g.player for g in group)
             out.append(f"{a.stage} [{a.card}] {a.reason}: {who} {stars}")

@@ -56,8 +56,9 @@ def run_stages(game: Game, source: str = "") -> None:
         replacing = hooks[stage.name, "replace"]
         if len(replacing) > 1:
             names = ", ".join(c.id for c, _, _ in replacing)
-            raise InputError([Problem(source, 0, 0, f"cards {names} all replace stage '{stage.name}'", "CK205",
-                                      where="cards")])
+            raise InputError(
+                [Problem(source, 0, 0, f"cards {names} all replace stage '{stage.name}'", "CK205", where="cards")]
+            )
         if replacing:
             card, owner, code = replacing[0]
             _run(code, game, card, stage.name, owner)
@@ -89,7 +90,7 @@ def rank(game: Game) -> tuple[list[Standing], str]:
         return standings, "the only player"
     first, second = keys[order[0].name], keys[order[1].name]
     labels = [tb.label for tb in game.ruleset.tiebreaks] + [game.ruleset.priority_label]
-    decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second)) if a != b)
+    decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
     return standings, decided
 
 
@@ -97,6 +98,9 @@ def score_game(game: Game, source: str = "") -> Result:
     """Score a checked game: run the stages, rank the players."""
     run_stages(game, source)
     standings, decided = rank(game)
-    notes = [f"{p.name}: {p.unverified}" for p in game.ruleset.parameters.values()
-             if p.unverified and game.params.get(p.name) == p.value]
+    notes = [
+        f"{p.name}: {p.unverified}"
+        for p in game.ruleset.parameters.values()
+        if p.unverified and game.params.get(p.name) == p.value
+    ]
     return Result(game, standings, decided, notes)
