@@ -28,7 +28,7 @@ VALUE_PALETTES = [
 ]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_challenges() -> tuple[tuple[str, tuple[str, ...]], ...]:
     cards = []
     for path in sorted(CHALLENGE_DIR.glob("*.yaml")):
