@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from . import __version__
 from .errors import CritterError, InputError, Problem
 from .loading.packs import load_ruleset, read_document
+from .loading.paths import base_pack
 from .loading.records import read_record
 from .loading.yamlpos import parse, read_text
 from .model.ruleset import Ruleset
@@ -214,7 +215,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if not packs:
                 problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))
             for pack in packs:
-                problems.extend(_pack_problems([*args.pack, *_required(pack, packs)]))
+                problems.extend(_check_pack_chain(_with_requirements(pack, packs), args.pack))
                 checked += 1
         elif _is_record(path):
             problems.extend(_record_problems(path, name, args.pack))
@@ -258,44 +259,46 @@ def _packs_below(folder: Path) -> list[Path]:
     return sorted(p.parent for p in folder.rglob("pack.yaml"))
 
 
-def _required(pack: Path, known: list[Path]) -> list[Path]:
-    """The pack after the packs (found beside it) that it requires, in a loadable order."""
-    ids = {}
-    for p in known:
-        try:
-            data = read_document(p / "pack.yaml").data
-        except InputError:
-            continue
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            ids[data["id"]] = (p, data.get("requires") or [])
+def _pack_id(folder: Path) -> str | None:
+    try:
+        data = read_document(folder / "pack.yaml").data
+    except InputError:
+        return None
+    return data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+
+
+def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
+    """The packs found beside ``pack`` that it requires (recursively), then ``pack`` itself."""
+    by_id = {pid: p for p in known if (pid := _pack_id(p)) is not None}
     order: list[Path] = []
 
-    def visit(p: Path, depth: int) -> None:
-        if depth > len(known) or p in order:
+    def visit(p: Path) -> None:
+        if p in order:
             return
+        order.append(p)  # placed before its requirements are known, so cycles end here
         try:
             requires = read_document(p / "pack.yaml").data.get("requires") or []
         except (InputError, AttributeError):
             requires = []
         for req in requires if isinstance(requires, list) else []:
-            if req in ids and ids[req][0] != p:
-                visit(ids[req][0], depth + 1)
-        order.append(p)
+            if req in by_id:
+                visit(by_id[req])
 
-    visit(pack, 0)
-    base = load_ruleset.__module__  # the base pack is always loaded; never load it twice
-    return [p for p in order if not _is_base(p)] if base else order
+    visit(pack)
+    return order[::-1]
 
 
-def _is_base(folder: Path) -> bool:
-    from .loading.paths import base_pack
+def _check_pack_chain(chain: list[Path], extra: Sequence[str]) -> list[Problem]:
+    """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
+    base_id = _pack_id(base_pack())
+    base = next((p for p in chain if _pack_id(p) == base_id), None)
+    rest = [p for p in chain if p != base]
+    return _pack_problems([*extra, *rest], base=base)
 
-    return folder.resolve() == base_pack().resolve()
 
-
-def _pack_problems(packs: Sequence[str | Path]) -> list[Problem]:
+def _pack_problems(packs: Sequence[str | Path], base: Path | None = None) -> list[Problem]:
     try:
-        load_ruleset(packs)
+        load_ruleset(packs, base=base)
     except InputError as e:
         return e.problems
     return []

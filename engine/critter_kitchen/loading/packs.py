@@ -31,10 +31,14 @@ PARAM_TYPES = {
 }
 
 
-def load_ruleset(pack_dirs: Sequence[str | FsPath] = ()) -> Ruleset:
-    """Load the base pack and then each pack in ``pack_dirs``; raise InputError on any problem."""
+def load_ruleset(pack_dirs: Sequence[str | FsPath] = (), *, base: str | FsPath | None = None) -> Ruleset:
+    """Load the base pack and then each pack in ``pack_dirs``; raise InputError on any problem.
+
+    ``base`` names another folder to load in place of the shipped base pack (for checking
+    a copy of it).
+    """
     loader = _Loader()
-    ruleset = loader.load([base_pack(), *map(FsPath, pack_dirs)])
+    ruleset = loader.load([FsPath(base) if base is not None else base_pack(), *map(FsPath, pack_dirs)])
     if loader.problems:
         raise InputError(sorted(set(loader.problems)))
     return ruleset
