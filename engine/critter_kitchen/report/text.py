@@ -42,11 +42,9 @@ def result_text(result: Result, *, explain: bool = False) -> str:
 def _winner_line(result: Result) -> str:
     first = result.standings[0]
     line = f"{first.player.name} with {first.stars} stars"
-    if len(result.standings) > 1:
-        second = result.standings[1]
-        if second.stars == first.stars:
-            line += f" (tied on stars with {second.player.name}; decided by: {result.decided_by})"
-    return line
+    if len(result.standings) > 1 and result.standings[1].stars == first.stars:
+        line += f" (tied on stars with {result.standings[1].player.name})"
+    return f"{line}; decided by: {result.decided_by}"
 
 
 def explain_lines(awards: list[Award]) -> list[str]:

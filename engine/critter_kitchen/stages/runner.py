@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl.compiler import Compiled, Frame
-from ..errors import InputError, Problem
+from ..errors import EvaluationError, InputError, Problem
 from ..model.game import Award, Game, Player
 from ..model.ruleset import Card
 
@@ -39,8 +39,13 @@ class Result:
 
 
 def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Player | None) -> None:
-    if code is not None:
+    if code is None:
+        return
+    try:
         code.run(Frame(game, card, stage, owner, code.slots))
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+        # The type checker should make this unreachable; if not, say where, never a traceback.
+        raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
 def run_stages(game: Game, source: str = "") -> None:
