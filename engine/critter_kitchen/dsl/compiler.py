@@ -256,7 +256,8 @@ class _Compiler:
     def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Fn]:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
-            return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", "CK202")
+            code = "CK207" if domain == t.CARD else "CK202"
+            return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", code)
         return domain, lambda f: name
 
     def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Fn]:
@@ -271,11 +272,13 @@ class _Compiler:
             return self.vocab.params[name], lambda f: f.game.params[name]
         if expected in t.ENUMS:
             return self.enum_literal(e.pos, e.name, expected)
-        owners = [d for d, values in self.vocab.domains.items() if e.name in values]
+        # Card ids are quoted where a card is expected; elsewhere a bare name is never a card.
+        domains = {d: values for d, values in self.vocab.domains.items() if d != t.CARD}
+        owners = [d for d, values in domains.items() if e.name in values]
         if len(owners) == 1:
             return self.enum_literal(e.pos, e.name, owners[0])
         known = [*scope, *(f.name for f in FUNCTIONS.values() if not f.params), *self.vocab.params]
-        for values in self.vocab.domains.values():
+        for values in domains.values():
             known.extend(values)
         return self.error(e.pos, f"unknown name '{e.name}'{did_you_mean(e.name, known)}", "CK202")
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from . import types as t
-from .registry import AGGREGATES, FUNCTIONS, OPERATORS, STATEMENTS
+from .registry import AGGREGATES, FUNCTIONS, OPERATOR_NOTES, OPERATORS, STATEMENTS
 
 
 def _signature(name: str, params: tuple[tuple[str, str], ...]) -> str:
     if not params:
         return name
     return f"{name}({', '.join(p for p, _ in params)})"
+
+
+def _note(op: str) -> str:
+    return f" ({OPERATOR_NOTES[op]})" if op in OPERATOR_NOTES else ""
 
 
 def markdown() -> str:
@@ -32,7 +36,7 @@ def markdown() -> str:
     ]
     lines += [f"| `{a.name}` | {t.describe(a.element)} | {a.doc} |" for a in AGGREGATES.values()]
     lines += ["", "### Operators", "", "| operator | meaning |", "| --- | --- |"]
-    lines += [f"| `{op}` | {word} |" for op, word in OPERATORS.items()]
+    lines += [f"| `{op}` | {word}{_note(op)} |" for op, word in OPERATORS.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -30,7 +30,7 @@ class Aggregate:
     name: str
     element: str  # type the element expression must have (ANY: any)
     doc: str
-    phrase: str
+    phrase: str  # {elem}, {var}, {source} and {where} (" where COND" or nothing) stand for the parts
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class Statement:
     name: str
     syntax: str
     doc: str
+    phrase: str
 
 
 FUNCTIONS: dict[str, Function] = {}
@@ -77,7 +78,7 @@ def _ingredient_types(f: Any) -> Any:
     return f.game.ruleset.ingredient_types
 
 
-@_fn("owner", "", t.PLAYER, "the player who owns this card", "you", needs_owner=True)
+@_fn("owner", "", t.PLAYER, "the player who owns this card", "the owner", needs_owner=True)
 def _owner(f: Any) -> Any:
     return f.owner
 
@@ -178,6 +179,11 @@ def _priority(f: Any, p: Any) -> int:
     return p.index + 1  # type: ignore[no-any-return]
 
 
+@_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play")
+def _in_play(f: Any, card_id: str) -> bool:
+    return any(card.id == card_id for card, _ in f.game.cards_in_play())
+
+
 @_fn("meals", "r:round", t.list_of(t.MEAL), "every challenge meal served in round r", "the meals of {r}")
 def _meals(f: Any, r: str) -> Any:
     return f.game.meals.get(r, ())
@@ -198,17 +204,17 @@ def _meal_card(f: Any, m: Any) -> str:
     return m.card.name  # type: ignore[no-any-return]
 
 
-@_fn("uses", "m:meal t:ingredient", t.INT, "how many t ingredients meal m contains", "the {t} ingredients in {m}")
+@_fn("uses", "m:meal t:ingredient", t.INT, "how many t ingredients meal m contains", "the number of {t} ingredients in {m}")
 def _uses(f: Any, m: Any, kind: str) -> int:
     return sum(1 for i in m.ingredients if i.type == kind)
 
 
-@_fn("meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the tokens in {m}")
+@_fn("meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the number of tokens in {m}")
 def _meal_tokens(f: Any, m: Any) -> int:
     return sum(m.tokens.values())
 
 
-@_fn("meal_spices", "m:meal", t.INT, "how many spices meal m contains", "the spices in {m}")
+@_fn("meal_spices", "m:meal", t.INT, "how many spices meal m contains", "the number of spices in {m}")
 def _meal_spices(f: Any, m: Any) -> int:
     return sum(len(i.spices) for i in m.ingredients)
 
@@ -242,21 +248,26 @@ def _lookup(f: Any, table: Any, key: str) -> int:
 AGGREGATES: dict[str, Aggregate] = {
     a.name: a
     for a in (
-        Aggregate("sum", t.INT, "sum of the numbers (0 if none)", "the total of"),
-        Aggregate("count", t.ANY, "how many items there are", "the number of"),
-        Aggregate("max", t.INT, "the largest number (0 if none)", "the largest"),
-        Aggregate("min", t.INT, "the smallest number (0 if none)", "the smallest"),
-        Aggregate("any", t.BOOL, "whether at least one is true", "whether any of"),
-        Aggregate("all", t.BOOL, "whether all are true (true if none)", "whether all of"),
-        Aggregate("each", t.ANY, "the items themselves, as a list (with 'if': those that pass)", "each of"),
+        Aggregate("sum", t.INT, "sum of the numbers (0 if none)", "the total of {elem} over each {var} in {source}{where}"),
+        Aggregate("count", t.ANY, "how many items there are", "the number of {var} in {source}{where}"),
+        Aggregate("max", t.INT, "the largest number (0 if none)", "the largest {elem} of any {var} in {source}{where}"),
+        Aggregate("min", t.INT, "the smallest number (0 if none)", "the smallest {elem} of any {var} in {source}{where}"),
+        Aggregate("any", t.BOOL, "whether at least one is true", "{elem} for at least one {var} in {source}{where}"),
+        Aggregate("all", t.BOOL, "whether all are true (true if none)", "{elem} for every {var} in {source}{where}"),
+        Aggregate(
+            "each", t.ANY, "the items themselves, as a list (with 'if': those that pass)", "each {var} in {source}{where}"
+        ),
         Aggregate(
             "highest",
             t.INT,
             "the items with the highest number; all tied items are included",
-            "whoever has the highest",
+            "every {var} in {source}{where} with the highest {elem}",
         ),
         Aggregate(
-            "lowest", t.INT, "the items with the lowest number; all tied items are included", "whoever has the lowest"
+            "lowest",
+            t.INT,
+            "the items with the lowest number; all tied items are included",
+            "every {var} in {source}{where} with the lowest {elem}",
         ),
     )
 }
@@ -270,14 +281,20 @@ STATEMENTS: dict[str, Statement] = {
             "award",
             'award N star[s] to TARGET [for "reason {expr}"]',
             "give N stars to a player or to every player in a list; 0 or fewer gives nothing",
+            "{target} gets {amount}{reason}",
         ),
-        Statement("let", "let NAME = EXPR", "name a value for the rest of the block"),
-        Statement("set", "set quality(P, T) to EXPR", "change a settable value for later stages"),
-        Statement("add", "add EXPR to quality(P, T)", "add to a settable value for later stages"),
-        Statement("multiply", "multiply quality(P, T) by EXPR", "multiply a settable value for later stages"),
-        Statement("for", "for NAME in LIST: BLOCK", "run the block once for each item of a list"),
-        Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds"),
-        Statement("pass", "pass", "do nothing (an empty stage)"),
+        Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
+        Statement("set", "set quality(P, T) to EXPR", "change a settable value for later stages", "set {target} to {value}"),
+        Statement("add", "add EXPR to quality(P, T)", "add to a settable value for later stages", "add {value} to {target}"),
+        Statement(
+            "multiply",
+            "multiply quality(P, T) by EXPR",
+            "multiply a settable value for later stages",
+            "multiply {target} by {value}",
+        ),
+        Statement("for", "for NAME in LIST: BLOCK", "run the block once for each item of a list", "for each {var} in {source}:"),
+        Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds", "if {cond}:"),
+        Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens"),
     )
 }
 
@@ -285,8 +302,8 @@ OPERATORS = {
     "+": "plus",
     "-": "minus",
     "*": "times",
-    "//": "divided by (rounded down; by 0 gives 0)",
-    "%": "remainder after dividing by (by 0 gives 0)",
+    "//": "divided by",
+    "%": "remainder after dividing by",
     "==": "is",
     "!=": "is not",
     "<": "is less than",
@@ -298,3 +315,5 @@ OPERATORS = {
     "not": "not",
     "in": "is one of",
 }
+OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}
+

@@ -15,7 +15,8 @@ ROUND = "round"
 STAGE = "stage"
 COUNTER = "counter"
 TOKEN = "token"
-ENUMS = (INGREDIENT, ROUND, STAGE, COUNTER, TOKEN)
+CARD = "card"
+ENUMS = (INGREDIENT, ROUND, STAGE, COUNTER, TOKEN, CARD)
 ANY = "any"
 ERROR = "?"  # the type of an expression that already has a reported problem
 
@@ -49,6 +50,7 @@ _WORDS = {
     STAGE: ("a stage", "stages"),
     COUNTER: ("a counter", "counters"),
     TOKEN: ("a token kind", "token kinds"),
+    CARD: ("a card id", "card ids"),
     ANY: ("anything", "anything"),
 }
 

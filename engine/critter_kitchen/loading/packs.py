@@ -323,6 +323,7 @@ class _Loader:
             t.STAGE: tuple(rs.stage_names()),
             t.COUNTER: rs.counters,
             t.TOKEN: tokens,
+            t.CARD: tuple(rs.cards),
         }
         return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
 
