@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from critter_kitchen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,9 @@ import json
 
 import gen
 import oracle
-from critter_kitchen import result_json, score_record
 from hypothesis import given, settings
+
+from critter_kitchen import result_json, score_record
 
 
 def stage_stars(result: dict) -> dict[str, dict[str, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from critter_kitchen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

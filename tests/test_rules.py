@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from critter_kitchen import InputError, load_ruleset, result_json, score_record
 
 FIXTURES = Path(__file__).parent / "packs" / "fixtures"

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
-from .errors import CritterError, InputError, Problem
+from .errors import CritterError, InputError, Problem, did_you_mean
 from .loading.packs import load_ruleset, read_document
 from .loading.paths import base_pack
 from .loading.records import read_record
 from .loading.yamlpos import parse, read_text
 from .model.ruleset import Ruleset
+from .report.cards import card_json, card_text, listing_text
 from .report.json import result_json
 from .report.text import result_text
 from .stages.runner import score_game
@@ -56,6 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json", "github"), default="text", help="output format (default: text)"
     )
     validate.set_defaults(run=cmd_validate)
+
+    cards = sub.add_parser(
+        "cards",
+        help="list the loaded cards, or show one with its effects in plain English",
+        description="List every loaded card, or show one card: its text, parameters and effects in plain English.",
+    )
+    cards.add_argument("card", nargs="?", metavar="ID", help="the card to show (default: list them all)")
+    _pack_option(cards)
+    cards.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    cards.set_defaults(run=cmd_cards)
     return parser
 
 
@@ -200,6 +211,29 @@ def _read_stdin() -> Iterator[_Input]:
         yield _Input("-", parse("-", text).data)
     except InputError as e:
         yield _Input("-", problems=e.problems)
+
+
+# cards
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.pack)
+    if args.card is None:
+        if args.format == "json":
+            print(json.dumps([card_json(c, ruleset) for c in ruleset.cards.values()], indent=2, ensure_ascii=False))
+        else:
+            print(listing_text(ruleset))
+        return EXIT_OK
+    card = ruleset.cards.get(args.card)
+    if card is None:
+        hint = did_you_mean(args.card, ruleset.cards)
+        print(f"critter-kitchen: unknown card '{args.card}'{hint}", file=sys.stderr)
+        return EXIT_INVALID
+    if args.format == "json":
+        print(json.dumps(card_json(card, ruleset), indent=2, ensure_ascii=False))
+    else:
+        print(card_text(card, ruleset))
+    return EXIT_OK
 
 
 # validate

@@ -204,12 +204,20 @@ def _meal_card(f: Any, m: Any) -> str:
     return m.card.name  # type: ignore[no-any-return]
 
 
-@_fn("uses", "m:meal t:ingredient", t.INT, "how many t ingredients meal m contains", "the number of {t} ingredients in {m}")
+@_fn(
+    "uses",
+    "m:meal t:ingredient",
+    t.INT,
+    "how many t ingredients meal m contains",
+    "the number of {t} ingredients in {m}",
+)
 def _uses(f: Any, m: Any, kind: str) -> int:
     return sum(1 for i in m.ingredients if i.type == kind)
 
 
-@_fn("meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the number of tokens in {m}")
+@_fn(
+    "meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the number of tokens in {m}"
+)
 def _meal_tokens(f: Any, m: Any) -> int:
     return sum(m.tokens.values())
 
@@ -248,14 +256,21 @@ def _lookup(f: Any, table: Any, key: str) -> int:
 AGGREGATES: dict[str, Aggregate] = {
     a.name: a
     for a in (
-        Aggregate("sum", t.INT, "sum of the numbers (0 if none)", "the total of {elem} over each {var} in {source}{where}"),
+        Aggregate(
+            "sum", t.INT, "sum of the numbers (0 if none)", "the total of {elem} over each {var} in {source}{where}"
+        ),
         Aggregate("count", t.ANY, "how many items there are", "the number of {var} in {source}{where}"),
         Aggregate("max", t.INT, "the largest number (0 if none)", "the largest {elem} of any {var} in {source}{where}"),
-        Aggregate("min", t.INT, "the smallest number (0 if none)", "the smallest {elem} of any {var} in {source}{where}"),
+        Aggregate(
+            "min", t.INT, "the smallest number (0 if none)", "the smallest {elem} of any {var} in {source}{where}"
+        ),
         Aggregate("any", t.BOOL, "whether at least one is true", "{elem} for at least one {var} in {source}{where}"),
         Aggregate("all", t.BOOL, "whether all are true (true if none)", "{elem} for every {var} in {source}{where}"),
         Aggregate(
-            "each", t.ANY, "the items themselves, as a list (with 'if': those that pass)", "each {var} in {source}{where}"
+            "each",
+            t.ANY,
+            "the items themselves, as a list (with 'if': those that pass)",
+            "each {var} in {source}{where}",
         ),
         Aggregate(
             "highest",
@@ -284,15 +299,24 @@ STATEMENTS: dict[str, Statement] = {
             "{target} gets {amount}{reason}",
         ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
-        Statement("set", "set quality(P, T) to EXPR", "change a settable value for later stages", "set {target} to {value}"),
-        Statement("add", "add EXPR to quality(P, T)", "add to a settable value for later stages", "add {value} to {target}"),
+        Statement(
+            "set", "set quality(P, T) to EXPR", "change a settable value for later stages", "set {target} to {value}"
+        ),
+        Statement(
+            "add", "add EXPR to quality(P, T)", "add to a settable value for later stages", "add {value} to {target}"
+        ),
         Statement(
             "multiply",
             "multiply quality(P, T) by EXPR",
             "multiply a settable value for later stages",
             "multiply {target} by {value}",
         ),
-        Statement("for", "for NAME in LIST: BLOCK", "run the block once for each item of a list", "for each {var} in {source}:"),
+        Statement(
+            "for",
+            "for NAME in LIST: BLOCK",
+            "run the block once for each item of a list",
+            "for each {var} in {source}:",
+        ),
         Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds", "if {cond}:"),
         Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens"),
     )
@@ -316,4 +340,3 @@ OPERATORS = {
     "in": "is one of",
 }
 OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}
-

@@ -19,6 +19,15 @@ _JSON_TYPES = {
     dict: "object",
     type(None): "null",
 }
+_WORDS = {
+    "boolean": "true or false",
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
 
 
 @cache
@@ -62,8 +71,9 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
                 out.append((f"unknown key '{key}'{did_you_mean(key, known)}", (*path, key), True))
         return out
     if v == "type":
-        got = _JSON_TYPES.get(type(error.instance), "value")
-        want = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        got = _WORDS.get(_JSON_TYPES.get(type(error.instance), ""), "a value")
+        wanted = [error.validator_value] if isinstance(error.validator_value, str) else error.validator_value
+        want = " or ".join(_WORDS.get(w, w) for w in wanted)
         return [(f"{where}expected {want}, got {got} {_short(error.instance)}", path, False)]
     if v == "enum":
         choices = ", ".join(map(str, error.validator_value))

@@ -1,0 +1,66 @@
+"""Cards for people: a listing, and one card with its effects in plain English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl.render import program_lines
+from ..model.ruleset import Card, Ruleset
+
+_TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
+
+
+def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack, "path": card.path}
+    if "text" in card.data:
+        out["text"] = card.data["text"]
+    if card.requires:
+        out["requires"] = list(card.requires)
+    if card.parameters:
+        out["parameters"] = card.parameters
+    out["effects"] = [
+        {"timing": e.timing, "stage": e.stage, "do": card.data["effects"][i]["do"], "english": program_lines(e.ast)}
+        for i, e in enumerate(card.effects)
+    ]
+    stages = [s for s in ruleset.stages if s.card == card.id and s.ast is not None]
+    if stages:
+        out["stages"] = [
+            {"id": s.name, "description": s.description, "english": program_lines(s.ast)}  # type: ignore[arg-type]
+            for s in stages
+        ]
+    return out
+
+
+def card_text(card: Card, ruleset: Ruleset) -> str:
+    lines = [f"{card.name} ({card.id})", f"kind: {card.kind} · pack: {card.pack} · file: {card.path}"]
+    if "text" in card.data:
+        lines += ["", " ".join(str(card.data["text"]).split())]
+    if card.requires:
+        lines += ["", f"Requires: {', '.join(card.requires)} (left to right; the Hold token covers the last)"]
+    if card.parameters:
+        lines += ["", "While in play:"]
+        for name, value in card.parameters.items():
+            base = ruleset.parameters[name].value if name in ruleset.parameters else None
+            lines.append(f"    {name} = {value} (otherwise {base})")
+    for effect in card.effects:
+        lines += ["", f"{_TIMING[effect.timing]} {effect.stage}:"]
+        lines += [f"    {line}" for line in program_lines(effect.ast)]
+    for stage in ruleset.stages:
+        if stage.card == card.id and stage.ast is not None:
+            lines += ["", f"Stage {stage.name}: {stage.description}"]
+            lines += [f"    {line}" for line in program_lines(stage.ast)]
+    return "\n".join(lines)
+
+
+def listing_text(ruleset: Ruleset) -> str:
+    by_kind: dict[str, list[Card]] = {}
+    for card in ruleset.cards.values():
+        by_kind.setdefault(card.kind, []).append(card)
+    width = max((len(c.id) for c in ruleset.cards.values()), default=0)
+    lines: list[str] = []
+    for kind, cards in by_kind.items():
+        lines.append(f"{kind} ({len(cards)})")
+        for card in sorted(cards, key=lambda c: c.id):
+            extra = f"  requires {', '.join(card.requires)}" if card.requires else ""
+            lines.append(f"  {card.id.ljust(width)}  {card.name}{extra}")
+    return "\n".join(lines)
