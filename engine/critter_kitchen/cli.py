@@ -56,6 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--format", choices=("text", "json", "github"), default="text", help="output format (default: text)"
     )
+    validate.add_argument(
+        "--whole-packs",
+        action="store_true",
+        help="for a card file, report the problems of its whole pack, not only of that file",
+    )
+    validate.add_argument(
+        "--skip-unrelated",
+        action="store_true",
+        help="skip files that are neither game records nor inside a card pack (for hooks given every YAML file)",
+    )
     validate.set_defaults(run=cmd_validate)
 
     cards = sub.add_parser(
@@ -242,6 +252,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     checked = 0
+    whole: set[Path] = set()  # packs already checked in full
     for name in args.paths:
         path = Path(name)
         if path.is_dir():
@@ -250,21 +261,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))
             for pack in packs:
                 problems.extend(_check_pack_chain(_with_requirements(pack, packs), args.pack))
+                whole.add(pack)
                 checked += 1
-        elif _is_record(path):
-            problems.extend(_record_problems(path, name, args.pack))
-            checked += 1
-        elif path.is_file():
-            home = next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
-            if home is None:
-                problems.append(Problem(name, 0, 0, "card file is not inside a pack (no pack.yaml above it)", "CK104"))
+        elif not path.is_file():
+            problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
+        elif (home := _pack_home(path)) is not None:
+            if home in whole:
+                continue
+            found = _check_pack_chain(_with_requirements(home, _packs_near(home)), args.pack)
+            if path.name == "pack.yaml" or args.whole_packs:
+                whole.add(home)
             else:
-                problems.extend(
-                    p for p in _pack_problems([*args.pack, home]) if Path(p.path).resolve() == path.resolve()
-                )
+                found = [p for p in found if Path(p.path).resolve() == path.resolve()]
+            problems.extend(found)
             checked += 1
         else:
-            problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
+            found, is_record = _record_problems(path, name, args.pack)
+            if is_record or found:
+                problems.extend(found)
+                checked += 1
+            elif not args.skip_unrelated:
+                problems.append(Problem(name, 0, 0, "neither a game record nor a file inside a card pack", "CK104"))
     unique = sorted(set(problems))
     if args.format == "json":
         rows = [
@@ -290,7 +307,21 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _packs_below(folder: Path) -> list[Path]:
-    return sorted(p.parent for p in folder.rglob("pack.yaml"))
+    return sorted(p.parent for p in folder.rglob("pack.yaml") if not _is_hidden(p, folder))
+
+
+def _is_hidden(path: Path, below: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(below).parts)
+
+
+def _pack_home(path: Path) -> Path | None:
+    """The pack folder that holds ``path``: the nearest folder above it with a pack.yaml."""
+    return next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
+
+
+def _packs_near(pack: Path) -> list[Path]:
+    """Packs that ``pack`` may require: those below the working folder and beside it."""
+    return sorted({*_packs_below(Path.cwd()), *_packs_below(pack.parent)} | {pack})
 
 
 def _pack_id(folder: Path) -> str | None:
@@ -338,20 +369,19 @@ def _pack_problems(packs: Sequence[str | Path], base: Path | None = None) -> lis
     return []
 
 
-def _is_record(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    try:
-        data = load_data(path, str(path))
-    except InputError:
-        return path.suffix == ".json"
-    return isinstance(data, dict) and "players" in data
+def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[Problem], bool]:
+    """Problems of a file outside any pack, and whether it is a game record at all.
 
-
-def _record_problems(path: Path, name: str, packs: Sequence[str]) -> list[Problem]:
+    A file that does not even parse is reported: whatever it was meant to be, it is broken.
+    """
     try:
-        ruleset = load_ruleset(packs)
-        read_record(ruleset, load_data(path, name), name)
+        data = load_data(path, name)
     except InputError as e:
-        return e.problems
-    return []
+        return e.problems, False
+    if not (isinstance(data, dict) and "players" in data):
+        return [], False
+    try:
+        read_record(load_ruleset(packs), data, name)
+    except InputError as e:
+        return e.problems, True
+    return [], True

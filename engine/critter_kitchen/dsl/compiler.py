@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
-from .registry import AGGREGATES, FUNCTIONS, RANKING
+from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, RANKING
 
 Fn = Callable[["Frame"], Any]
 
@@ -264,6 +264,9 @@ class _Compiler:
         if e.name in scope:
             slot, typ = scope[e.name]
             return typ, lambda f: f.slots[slot]
+        if e.name in CONSTANTS:
+            typ, value, _ = CONSTANTS[e.name]
+            return typ, _constant(value)
         fn = FUNCTIONS.get(e.name)
         if fn is not None and not fn.params:
             return self.call(n.Call(e.pos, e.name, ()), scope)
@@ -277,7 +280,7 @@ class _Compiler:
         owners = [d for d, values in domains.items() if e.name in values]
         if len(owners) == 1:
             return self.enum_literal(e.pos, e.name, owners[0])
-        known = [*scope, *(f.name for f in FUNCTIONS.values() if not f.params), *self.vocab.params]
+        known = [*scope, *CONSTANTS, *(f.name for f in FUNCTIONS.values() if not f.params), *self.vocab.params]
         for values in domains.values():
             known.extend(values)
         return self.error(e.pos, f"unknown name '{e.name}'{did_you_mean(e.name, known)}", "CK202")

@@ -93,6 +93,7 @@ def parse_expr(text: str, locate: Locate) -> n.Expr:
 
 
 def _parse(text: str, start: str, locate: Locate) -> n.Node:
+    _check_parentheses(text, locate)
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as e:
@@ -103,6 +104,25 @@ def _parse(text: str, start: str, locate: Locate) -> n.Node:
         if isinstance(e.orig_exc, SyntaxProblem):
             raise e.orig_exc from None
         raise
+    except RecursionError:  # a flat chain such as 1 + 1 + ... nests one level per operator
+        line, col = locate(1, 1)
+        raise SyntaxProblem(f"expression nested more than {MAX_DEPTH} levels deep", line, col) from None
+
+
+def _check_parentheses(text: str, locate: Locate) -> None:
+    """Refuse deep parentheses before parsing, so that no parser or tree walk recurses deeply."""
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                fline, fcol = locate(line, col)
+                raise SyntaxProblem(f"parentheses nested more than {MAX_DEPTH} levels deep", fline, fcol)
+        elif ch == ")":
+            depth = max(0, depth - 1)
 
 
 def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProblem:
@@ -127,6 +147,8 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
 def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     kind = token.type if token is not None else "$END"
     value = str(token) if token is not None else ""
+    if expected == {"_NL"} and token is not None and _line_before(text, token.line or 1).endswith(":"):
+        return "expected an indented block after ':'"
     if kind == "ASSIGN":
         return "use '==' to compare; '=' only follows 'let NAME'"
     if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
@@ -141,6 +163,11 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     words = sorted(_word(t) for t in expected if not t.startswith("__"))
     shown = ", ".join(words[:6]) + (", ..." if len(words) > 6 else "")
     return f"unexpected {_describe(kind, value)}; expected {shown}"
+
+
+def _line_before(text: str, line: int) -> str:
+    earlier = [ln.split("#", 1)[0].rstrip() for ln in text.split("\n")[: line - 1]]
+    return next((ln for ln in reversed(earlier) if ln), "")
 
 
 def _describe(kind: str, value: str) -> str:
@@ -212,6 +239,7 @@ class _ToAst(Transformer[Token, n.Node]):
         _c2: Token | None,
         orelse: tuple[n.Stmt, ...] | None,
     ) -> n.If:
+        _check_depth((*then, *(orelse or ())), self.p(kw))
         return n.If(self.p(kw), cond, then, orelse or ())
 
     def suite(self, *statements: Any) -> tuple[n.Stmt, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import types as t
-from .registry import AGGREGATES, FUNCTIONS, OPERATOR_NOTES, OPERATORS, STATEMENTS
+from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, OPERATOR_NOTES, OPERATORS, STATEMENTS
 
 
 def _signature(name: str, params: tuple[tuple[str, str], ...]) -> str:
@@ -35,6 +35,8 @@ def markdown() -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| `{a.name}` | {t.describe(a.element)} | {a.doc} |" for a in AGGREGATES.values()]
+    lines += ["", "### Constants", "", "| name | meaning |", "| --- | --- |"]
+    lines += [f"| `{name}` | {doc} |" for name, (_, _, doc) in CONSTANTS.items()]
     lines += ["", "### Operators", "", "| operator | meaning |", "| --- | --- |"]
     lines += [f"| `{op}` | {word}{_note(op)} |" for op, word in OPERATORS.items()]
     return "\n".join(lines) + "\n"

@@ -322,6 +322,11 @@ STATEMENTS: dict[str, Statement] = {
     )
 }
 
+CONSTANTS: dict[str, tuple[str, Any, str]] = {
+    "true": (t.BOOL, True, "the condition that always holds"),
+    "false": (t.BOOL, False, "the condition that never holds"),
+}
+
 OPERATORS = {
     "+": "plus",
     "-": "minus",

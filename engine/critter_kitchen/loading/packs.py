@@ -62,6 +62,20 @@ def display_path(path: FsPath) -> str:
         return str(path)
 
 
+def card_files(folder: FsPath) -> list[FsPath]:
+    """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
+    nested = {p.parent for p in folder.rglob("pack.yaml") if p.parent != folder}
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.suffix in CARD_SUFFIXES
+        and p.is_file()
+        and p != folder / "pack.yaml"
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        and not any(n in p.parents for n in nested)
+    )
+
+
 class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
@@ -87,9 +101,7 @@ class _Loader:
             if pack is None:
                 continue
             self.ruleset.packs.append(pack)
-            for file in sorted(p for p in folder.rglob("*") if p.suffix in CARD_SUFFIXES and p.is_file()):
-                if file == folder / "pack.yaml":
-                    continue
+            for file in card_files(folder):
                 try:
                     docs.append((pack, read_document(file, display_path(file))))
                 except InputError as e:
@@ -125,7 +137,7 @@ class _Loader:
         except InputError as e:
             self.add(e.problems)
             return None
-        found = schema.check(doc, "pack")
+        found = schema.check(doc, schema.shipped("pack"))
         if found:
             self.add(found)
             return None
@@ -145,7 +157,7 @@ class _Loader:
     # rules cards
 
     def read_rules(self, pack: Pack, doc: Document) -> None:
-        found = schema.check(doc, "rules")
+        found = schema.check(doc, schema.shipped("rules"))
         if found:
             self.add(found)
             return
@@ -165,7 +177,7 @@ class _Loader:
                 self.at(doc, ("card_kinds", kind), f"card kind '{kind}' is already declared", "CK102", at_key=True)
                 continue
             self.kind_records[kind] = spec["record"]
-            self.kind_schemas[kind] = spec.get("schema", "card")
+            self.kind_schemas[kind] = self.schema_file(doc, pack, kind, spec.get("schema", "card"))
             if spec.get("single"):
                 self.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
@@ -188,6 +200,17 @@ class _Loader:
                 rs.tiebreaks.append(TieBreak(spec["label"], ast))
         if "priority_label" in data:
             rs.priority_label = data["priority_label"]
+
+    def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> str:
+        """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack."""
+        file = FsPath(pack.path) / ref if ref.endswith(".json") else FsPath(schema.shipped(ref))
+        try:
+            schema.validator(str(file))
+        except (OSError, ValueError) as e:
+            reason = "no such schema" if isinstance(e, OSError) else str(e)
+            self.at(doc, ("card_kinds", kind, "schema"), f"unusable schema '{ref}': {reason}", "CK104")
+            return schema.shipped("card")
+        return str(file)
 
     def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
         params = self.ruleset.parameters

@@ -57,9 +57,12 @@ class RecordReader:
         self.source = source
         self.problems: list[Problem] = []
         self.slots: dict[str, str] = {}  # record slot ("cards.critic", "players.restaurateur") -> card kind
+        self.single: set[str] = set()  # kinds of which a game holds one card at most
         for card in ruleset.rules_cards:
             for kind, spec in card.data.get("card_kinds", {}).items():
                 self.slots.setdefault(spec["record"], kind)
+                if spec.get("single"):
+                    self.single.add(kind)
 
     def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
@@ -207,7 +210,9 @@ class RecordReader:
                     self.fail(where, f"missing required key '{field}'")
                 continue
             value = data.get(field)
-            if isinstance(value, list):
+            if isinstance(value, list) and kind in self.single:
+                self.fail(where / field, f"expected one {kind} card id, got a list")
+            elif isinstance(value, list):
                 cards = [self.card(v, kind, where / field / i) for i, v in enumerate(value)]
                 ids = [c.id for c in cards if c is not None]
                 for i, cid in enumerate(ids):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import Problem, did_you_mean
@@ -30,20 +31,30 @@ _WORDS = {
 }
 
 
-@cache
-def validator(name: str) -> Any:
-    """The compiled validator of ``schemas/<name>.schema.json``."""
-    from jsonschema import Draft202012Validator
+def shipped(name: str) -> str:
+    """The file of a schema that ships with the engine, e.g. ``card``."""
+    return str(schemas() / f"{name}.schema.json")
 
-    schema = json.loads((schemas() / f"{name}.schema.json").read_text("utf-8"))
+
+@cache
+def validator(file: str) -> Any:
+    """The compiled validator of a schema file (raises OSError or ValueError if unusable)."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    schema = json.loads(FsPath(file).read_text("utf-8"))
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as e:
+        raise ValueError(f"not a valid JSON Schema: {e.message}") from None
     return Draft202012Validator(schema)
 
 
-def check(doc: Document, name: str, data: Any = None, base: Path = ()) -> list[Problem]:
+def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[Problem]:
     """Every schema problem of ``data`` (default: the whole document), located in ``doc``."""
     target = doc.data if data is None else data
     problems = []
-    for error in validator(name).iter_errors(target):
+    for error in validator(file).iter_errors(target):
         path: Path = (*base, *error.absolute_path)
         for message, where, at_key in _explain(error, path):
             problems.append(doc.problem(where, message, "CK101", at_key=at_key))
@@ -78,7 +89,7 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
     if v == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return [(f"{where}{_short(error.instance)} is not one of: {choices}", path, False)]
-    if isinstance(error.schema, dict) and "x-error" in error.schema:
+    if v in ("oneOf", "anyOf", "not") and isinstance(error.schema, dict) and "x-error" in error.schema:
         return [(f"{where}{error.schema['x-error']}", path, False)]
     if v == "pattern" and "description" in error.schema:
         return [(f"{where}{_short(error.instance)} is not valid: {error.schema['description']}", path, False)]
