@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+Locate = Callable[[int, int], tuple[int, int]]
+"""Maps a (line, column) in DSL text to a (line, column) in the file that holds it."""
 
 
 @dataclass(frozen=True)

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+import hashlib
+import io
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
+from .. import cache
 from . import nodes as n
 
 MAX_DEPTH = 40  # how deeply expressions and blocks may nest
+CACHE_FORMAT = 2  # bump when what the parser cache stores changes
 
-Locate = Callable[[int, int], tuple[int, int]]
-"""Maps a (line, column) in the DSL text to a (line, column) in its file."""
+Locate = n.Locate
 
 
 class SyntaxProblem(Exception):
@@ -39,19 +42,50 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        # Quoted text parses its {expr} parts while the enclosing text is being parsed,
+        # with this same instance: keep the enclosing parse's indentation state intact.
+        saved = (self.paren_level, list(self.indent_level)) if hasattr(self, "indent_level") else None
+        try:
+            yield from super().process(stream)  # type: ignore[no-untyped-call]
+        finally:
+            if saved is not None:
+                self.paren_level, self.indent_level = saved
+
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The parser, with the syntax-tree builder run during parsing (no parse tree is kept).
+
+    Building the LALR tables with strict checks takes a noticeable part of a second, so
+    the built parser is cached on disk, keyed by the grammar and the lark version.
+    """
+    import lark
+
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text("utf-8")
-    return Lark(
+    key = hashlib.sha256(f"{CACHE_FORMAT}\n{lark.__version__}\n{grammar}".encode()).hexdigest()[:20]
+    name = f"grammar-{key}.lark"
+    data = cache.read(name)
+    if data is not None:
+        try:
+            loaded = Lark.__new__(Lark)  # Lark.load() takes no options; _load() is what lark's own cache uses
+            return loaded._load(io.BytesIO(data), transformer=_BUILDER, postlex=_Indenter())
+        except Exception:  # noqa: BLE001 - a corrupt cache only costs a rebuild
+            pass
+    parser = Lark(
         grammar,
         parser="lalr",
         strict=True,
         postlex=_Indenter(),
         start=["program", "expr"],
         maybe_placeholders=True,
-        propagate_positions=False,
+        transformer=_BUILDER,
     )
+    buffer = io.BytesIO()
+    # strict checks ran while building; a loaded copy need not repeat them
+    parser.save(buffer, exclude_options=("transformer", "postlex", "strict"))
+    cache.write(name, buffer.getvalue())
+    return parser
 
 
 KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "else", "pass")
@@ -94,19 +128,19 @@ def parse_expr(text: str, locate: Locate) -> n.Expr:
 
 def _parse(text: str, start: str, locate: Locate) -> n.Node:
     _check_parentheses(text, locate)
+    parser = _lark()  # built first: building it may parse nothing, but must not see a half-set builder
+    saved = _BUILDER.locate, _BUILDER.depths  # quoted text parses its {expr} parts re-entrantly
+    _BUILDER.locate, _BUILDER.depths = locate, {}
     try:
-        tree = _lark().parse(text, start=start)
+        return parser.parse(text, start=start)  # type: ignore[return-value]
     except UnexpectedInput as e:
         raise _syntax_problem(e, text, locate) from None
-    try:
-        return _ToAst(locate).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, SyntaxProblem):
             raise e.orig_exc from None
         raise
-    except RecursionError:  # a flat chain such as 1 + 1 + ... nests one level per operator
-        line, col = locate(1, 1)
-        raise SyntaxProblem(f"expression nested more than {MAX_DEPTH} levels deep", line, col) from None
+    finally:
+        _BUILDER.locate, _BUILDER.depths = saved
 
 
 def _check_parentheses(text: str, locate: Locate) -> None:
@@ -181,148 +215,139 @@ def _pos(locate: Locate, token: Token) -> n.Pos:
     return n.Pos(line, col, max(1, len(str(token))))
 
 
-@v_args(inline=True)
 class _ToAst(Transformer[Token, n.Node]):
     """Builds :mod:`nodes` from lark's tree, translating positions to the file."""
 
-    def __init__(self, locate: Locate) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.locate = locate
+        self.locate: Locate = lambda line, col: (line, col)
+        self.depths: dict[int, tuple[Any, int]] = {}  # per parse: node id -> (node, nesting depth)
+
+    def check_depth(self, children: tuple[Any, ...], pos: n.Pos) -> None:
+        if max((self.depth(c) for c in children), default=0) > MAX_DEPTH:
+            raise SyntaxProblem(f"nested more than {MAX_DEPTH} levels deep", pos.line, pos.column)
+
+    def depth(self, node: Any) -> int:
+        # Children are built before their parents, so each lookup below is one level deep.
+        cached = self.depths.get(id(node))
+        if cached is not None and cached[0] is node:
+            return cached[1]
+        if isinstance(node, tuple):
+            d = max((self.depth(c) for c in node), default=0)
+        elif isinstance(node, n.Node):
+            d = 1 + max((self.depth(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos"), default=0)
+        else:
+            return 0
+        self.depths[id(node)] = (node, d)
+        return d
 
     def p(self, token: Token) -> n.Pos:
         return _pos(self.locate, token)
 
     # statements
-    def program(self, *statements: Any) -> n.Program:
+    def program(self, c: list[Any]) -> n.Program:
+        statements = c
         body: tuple[n.Stmt, ...] = tuple(s for s in statements if isinstance(s, n.Node))  # type: ignore[misc]
         return n.Program(body[0].pos if body else n.Pos(*self.locate(1, 1)), body)
 
-    def award(
-        self,
-        kw: Token,
-        amount: n.Expr,
-        _star: Token,
-        _to: Token,
-        target: n.Expr,
-        _for: Token | None,
-        reason: Token | None,
-    ) -> n.Award:
-        text = self.string(reason) if reason is not None else None
+    def award(self, c: list[Any]) -> n.Award:
+        kw, amount, _star, _to, target, _for, reason = c
+        text = self.string([reason]) if reason is not None else None
         return n.Award(self.p(kw), amount, target, text)
 
-    def let(self, kw: Token, name: Token, _eq: Token, value: n.Expr) -> n.Let:
+    def let(self, c: list[Any]) -> n.Let:
+        kw, name, _eq, value = c
         return n.Let(self.p(kw), str(name), value)
 
-    def set_stmt(self, kw: Token, target: n.Call, _to: Token, value: n.Expr) -> n.Modify:
+    def set_stmt(self, c: list[Any]) -> n.Modify:
+        kw, target, _to, value = c
         return n.Modify(self.p(kw), "set", target, value)
 
-    def add_stmt(self, kw: Token, value: n.Expr, _to: Token, target: n.Call) -> n.Modify:
+    def add_stmt(self, c: list[Any]) -> n.Modify:
+        kw, value, _to, target = c
         return n.Modify(self.p(kw), "add", target, value)
 
-    def multiply_stmt(self, kw: Token, target: n.Call, _by: Token, value: n.Expr) -> n.Modify:
+    def multiply_stmt(self, c: list[Any]) -> n.Modify:
+        kw, target, _by, value = c
         return n.Modify(self.p(kw), "multiply", target, value)
 
-    def pass_stmt(self, kw: Token) -> n.Pass:
+    def pass_stmt(self, c: list[Any]) -> n.Pass:
+        (kw,) = c
         return n.Pass(self.p(kw))
 
-    def for_stmt(self, kw: Token, var: Token, _in: Token, source: n.Expr, _c: Token, body: tuple[n.Stmt, ...]) -> n.For:
-        _check_depth(body, self.p(kw))
+    def for_stmt(self, c: list[Any]) -> n.For:
+        kw, var, _in, source, _c, body = c
+        self.check_depth(body, self.p(kw))
         return n.For(self.p(kw), str(var), source, body)
 
-    def if_stmt(
-        self,
-        kw: Token,
-        cond: n.Expr,
-        _c: Token,
-        then: tuple[n.Stmt, ...],
-        _else: Token | None,
-        _c2: Token | None,
-        orelse: tuple[n.Stmt, ...] | None,
-    ) -> n.If:
-        _check_depth((*then, *(orelse or ())), self.p(kw))
+    def if_stmt(self, c: list[Any]) -> n.If:
+        kw, cond, _c, then, _else, _c2, orelse = c
+        self.check_depth((*then, *(orelse or ())), self.p(kw))
         return n.If(self.p(kw), cond, then, orelse or ())
 
-    def suite(self, *statements: Any) -> tuple[n.Stmt, ...]:
+    def suite(self, c: list[Any]) -> tuple[n.Stmt, ...]:
+        statements = c
         return tuple(s for s in statements if isinstance(s, n.Node))  # type: ignore[misc]
 
     # expressions
-    def boolop(self, left: n.Expr, op: Token, right: n.Expr) -> n.BoolOp:
+    def boolop(self, c: list[Any]) -> n.BoolOp:
+        left, op, right = c
         return n.BoolOp(self.p(op), str(op), left, right)
 
-    def not_(self, op: Token, operand: n.Expr) -> n.Not:
+    def not_(self, c: list[Any]) -> n.Not:
+        op, operand = c
         return n.Not(self.p(op), operand)
 
-    def compare(self, left: n.Expr, op: Token, right: n.Expr) -> n.Compare:
+    def compare(self, c: list[Any]) -> n.Compare:
+        left, op, right = c
         return n.Compare(self.p(op), str(op), left, right)
 
-    def contains(self, item: n.Expr, op: Token, collection: n.Expr) -> n.Contains:
+    def contains(self, c: list[Any]) -> n.Contains:
+        item, op, collection = c
         return n.Contains(self.p(op), item, collection, False)
 
-    def not_contains(self, item: n.Expr, op: Token, _in: Token, collection: n.Expr) -> n.Contains:
+    def not_contains(self, c: list[Any]) -> n.Contains:
+        item, op, _in, collection = c
         return n.Contains(self.p(op), item, collection, True)
 
-    def binop(self, left: n.Expr, op: Token, right: n.Expr) -> n.BinOp:
-        _check_depth((left, right), self.p(op))
+    def binop(self, c: list[Any]) -> n.BinOp:
+        left, op, right = c
+        self.check_depth((left, right), self.p(op))
         return n.BinOp(self.p(op), str(op), left, right)
 
-    def neg(self, op: Token, operand: n.Expr) -> n.Neg:
+    def neg(self, c: list[Any]) -> n.Neg:
+        op, operand = c
         return n.Neg(self.p(op), operand)
 
-    def number(self, token: Token) -> n.Number:
+    def number(self, c: list[Any]) -> n.Number:
+        (token,) = c
         return n.Number(self.p(token), int(token))
 
-    def name(self, token: Token) -> n.Name:
+    def name(self, c: list[Any]) -> n.Name:
+        (token,) = c
         return n.Name(self.p(token), str(token))
 
-    def string(self, token: Token) -> n.Text:
+    def string(self, c: list[Any]) -> n.Text:
+        (token,) = c
         return _template(str(token), self.p(token), self.locate, token)
 
-    def atom(self, _l: Token, inner: n.Expr, _r: Token) -> n.Expr:
-        return inner
+    def atom(self, c: list[Any]) -> n.Expr:
+        _l, inner, _r = c
+        return inner  # type: ignore[no-any-return]
 
-    def call(self, name: Token, _l: Token, *rest: Any) -> n.Call:
+    def call(self, c: list[Any]) -> n.Call:
+        name, _l, *rest = c
         args = tuple(a for a in rest if isinstance(a, n.Node))
-        _check_depth(args, self.p(name))
+        self.check_depth(args, self.p(name))
         return n.Call(self.p(name), str(name), args)  # type: ignore[arg-type]
 
-    def comprehension(
-        self,
-        func: Token,
-        _l: Token,
-        element: n.Expr,
-        _for: Token,
-        var: Token,
-        _in: Token,
-        source: n.Expr,
-        _if: Token | None,
-        cond: n.Expr | None,
-        _r: Token,
-    ) -> n.Comprehension:
-        _check_depth((element, source), self.p(func))
+    def comprehension(self, c: list[Any]) -> n.Comprehension:
+        func, _l, element, _for, var, _in, source, _if, cond, _r = c
+        self.check_depth((element, source), self.p(func))
         return n.Comprehension(self.p(func), str(func), element, str(var), self.p(var), source, cond)
 
 
-def _check_depth(children: tuple[Any, ...], pos: n.Pos) -> None:
-    if max((_depth(c) for c in children), default=0) > MAX_DEPTH:
-        raise SyntaxProblem(f"nested more than {MAX_DEPTH} levels deep", pos.line, pos.column)
-
-
-def _depth(node: Any) -> int:
-    # Depth is cached per node object: the tree is built bottom-up, so this stays linear.
-    cached = _DEPTHS.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
-    if isinstance(node, tuple):
-        d = max((_depth(c) for c in node), default=0)
-    elif isinstance(node, n.Node):
-        d = 1 + max((_depth(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos"), default=0)
-    else:
-        return 0
-    _DEPTHS[id(node)] = (node, d)
-    return d
-
-
-_DEPTHS: dict[int, tuple[Any, int]] = {}
+_BUILDER = _ToAst()
 
 
 def _shifted(locate: Locate, line: int, offset: int) -> Locate:

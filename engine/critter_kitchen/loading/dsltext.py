@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..dsl.parser import Locate
+from ..dsl.nodes import Locate
 from .yamlpos import Document, Path
 
 

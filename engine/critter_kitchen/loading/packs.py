@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+import sys
 from collections.abc import Iterable, Sequence
+from functools import cache as cache_once
 from pathlib import Path as FsPath
 from typing import Any
 
+from .. import cache
 from ..dsl import types as t
 from ..dsl.compiler import Compiled, CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.nodes import Pos
-from ..dsl.parser import SyntaxProblem, parse_expr, parse_program
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
@@ -37,11 +41,91 @@ def load_ruleset(pack_dirs: Sequence[str | FsPath] = (), *, base: str | FsPath |
     ``base`` names another folder to load in place of the shipped base pack (for checking
     a copy of it).
     """
+    dirs = [FsPath(base) if base is not None else base_pack(), *map(FsPath, pack_dirs)]
+    name = _cache_name(dirs)
+    hit = _from_cache(name) if name else None
+    if hit is not None:
+        ruleset, problems = hit
+        if problems:
+            raise InputError(problems)
+        attach_code(ruleset)
+        return ruleset
     loader = _Loader()
-    ruleset = loader.load([FsPath(base) if base is not None else base_pack(), *map(FsPath, pack_dirs)])
-    if loader.problems:
-        raise InputError(sorted(set(loader.problems)))
+    ruleset = loader.load(dirs)
+    problems = sorted(set(loader.problems))
+    if name:
+        _to_cache(name, ruleset, problems)
+    if problems:
+        raise InputError(problems)
     return ruleset
+
+
+# The compiled-pack cache: one entry per set of loaded packs, keyed by the content of
+# every file read and by the engine itself. It holds the checked ruleset with its
+# syntax trees (closures are rebuilt on load, which is fast) and the problems found.
+CACHE_FORMAT = 1
+
+
+def _cache_name(dirs: list[FsPath]) -> str | None:
+    if cache.cache_dir() is None:
+        return None
+    h = hashlib.sha256(f"{CACHE_FORMAT}\n{sys.version}\n{_engine_digest()}\n{FsPath.cwd()}".encode())
+    try:
+        for folder in dirs:
+            h.update(f"\0pack {folder.resolve()}".encode())
+            files = [folder / "pack.yaml", *card_files(folder)] if (folder / "pack.yaml").is_file() else []
+            for file in files:
+                h.update(f"\0{file}\0".encode())
+                h.update(file.read_bytes())
+    except OSError:
+        return None  # the normal load reports whatever is unreadable
+    return f"packs-{h.hexdigest()[:32]}.pickle"
+
+
+@cache_once
+def _engine_digest() -> str:
+    """A digest of the engine's own files, so that any change to it invalidates the cache."""
+    root = FsPath(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for file in sorted(root.rglob("*")):
+        if file.suffix in (".py", ".lark", ".json") and "__pycache__" not in file.parts:
+            h.update(str(file.relative_to(root)).encode())
+            h.update(file.read_bytes())
+    return h.hexdigest()
+
+
+def _from_cache(name: str) -> tuple[Ruleset, list[Problem]] | None:
+    data = cache.read(name)
+    if data is None:
+        return None
+    try:
+        ruleset, problems = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a corrupt or outdated entry only costs a normal load
+        return None
+    if not isinstance(ruleset, Ruleset) or not isinstance(problems, list):
+        return None
+    return ruleset, problems
+
+
+def _to_cache(name: str, ruleset: Ruleset, problems: list[Problem]) -> None:
+    codes = _detach_code(ruleset)
+    try:
+        cache.write(name, pickle.dumps((ruleset, problems), protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass
+    finally:
+        for holder, code in codes:
+            holder.code = code
+
+
+def _detach_code(ruleset: Ruleset) -> list[tuple[Any, Any]]:
+    """Take the closures off (they cannot be pickled); returns what to put back."""
+    holders: list[Any] = [*ruleset.stages, *ruleset.tiebreaks]
+    holders += [e for c in ruleset.cards.values() for e in c.effects]
+    codes = [(h, h.code) for h in holders]
+    for h in holders:
+        h.code = None
+    return codes
 
 
 def read_document(path: FsPath, shown: str | None = None) -> Document:
@@ -62,6 +146,42 @@ def display_path(path: FsPath) -> str:
         return str(path)
 
 
+def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
+    """The names a card may use under this ruleset."""
+    params = rs.parameters
+    rounds = tuple(params["challenge_rounds"].value) if "challenge_rounds" in params else ()
+    tokens = tuple(params["token_values"].value) if "token_values" in params else ()
+    domains = {
+        t.INGREDIENT: rs.ingredient_types,
+        t.ROUND: rounds,
+        t.STAGE: tuple(rs.stage_names()),
+        t.COUNTER: rs.counters,
+        t.TOKEN: tokens,
+        t.CARD: tuple(rs.cards),
+    }
+    return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
+
+
+def owns(rs: Ruleset, kind: str) -> bool:
+    """Whether cards of ``kind`` belong to one player (so their effects may name ``owner``)."""
+    return rs.card_kinds.get(kind, "").startswith("players.")
+
+
+def attach_code(rs: Ruleset) -> None:
+    """Compile every program of an already checked ruleset (one loaded from the cache)."""
+    shared = vocabulary(rs, owned=False)
+    for stage in rs.stages:
+        if stage.ast is not None:
+            stage.code = compile_program(stage.ast, shared)[0]
+    for tb in rs.tiebreaks:
+        tb.code = compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT)[0]
+    for card in rs.cards.values():
+        if card.effects:
+            own = vocabulary(rs, owned=owns(rs, card.kind))
+            for effect in card.effects:
+                effect.code = compile_program(effect.ast, own)[0]
+
+
 def card_files(folder: FsPath) -> list[FsPath]:
     """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
     nested = {p.parent for p in folder.rglob("pack.yaml") if p.parent != folder}
@@ -80,9 +200,6 @@ class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
         self.ruleset = Ruleset(rules_kind=RULES_KIND)
-        self.kind_records: dict[str, str] = {}
-        self.kind_schemas: dict[str, str] = {}
-        self.single_kinds: set[str] = set()  # kinds of which a game holds one card at most
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
 
@@ -173,13 +290,13 @@ class _Loader:
                 rs.ingredient_types += (name,)
         rs.counters += tuple(c for c in data.get("counters", []) if c not in rs.counters)
         for kind, spec in data.get("card_kinds", {}).items():
-            if kind in self.kind_records:
+            if kind in self.ruleset.card_kinds:
                 self.at(doc, ("card_kinds", kind), f"card kind '{kind}' is already declared", "CK102", at_key=True)
                 continue
-            self.kind_records[kind] = spec["record"]
-            self.kind_schemas[kind] = self.schema_file(doc, pack, kind, spec.get("schema", "card"))
+            self.ruleset.card_kinds[kind] = spec["record"]
+            self.ruleset.kind_schemas[kind] = self.schema_file(doc, pack, kind, spec.get("schema", "card"))
             if spec.get("single"):
-                self.single_kinds.add(kind)
+                self.ruleset.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
             self.declare_parameter(doc, name, spec)
         for i, spec in enumerate(data.get("stages", [])):
@@ -280,8 +397,8 @@ class _Loader:
 
     def read_card(self, pack: Pack, doc: Document) -> None:
         kind = doc.data.get("kind")
-        if not isinstance(kind, str) or kind not in self.kind_records:
-            known = [RULES_KIND, *self.kind_records]
+        if not isinstance(kind, str) or kind not in self.ruleset.card_kinds:
+            known = [RULES_KIND, *self.ruleset.card_kinds]
             shown = repr(kind) if not isinstance(kind, str) else f"'{kind}'"
             message = (
                 "missing required key 'kind'"
@@ -290,7 +407,7 @@ class _Loader:
             )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
-        found = schema.check(doc, self.kind_schemas[kind])
+        found = schema.check(doc, self.ruleset.kind_schemas[kind])
         if found:
             self.add(found)
             return
@@ -325,6 +442,8 @@ class _Loader:
     # DSL
 
     def parse_dsl(self, doc: Document, path: tuple[str | int, ...], *, expr: bool = False) -> Any:
+        from ..dsl.parser import SyntaxProblem, parse_expr, parse_program  # lark loads only when needed
+
         text = _path_get(doc.data, path)
         locate = locator(doc, path)
         try:
@@ -336,19 +455,7 @@ class _Loader:
             return None
 
     def vocabulary(self, owned: bool) -> Vocabulary:
-        rs = self.ruleset
-        params = rs.parameters
-        rounds = tuple(params["challenge_rounds"].value) if "challenge_rounds" in params else ()
-        tokens = tuple(params["token_values"].value) if "token_values" in params else ()
-        domains = {
-            t.INGREDIENT: rs.ingredient_types,
-            t.ROUND: rounds,
-            t.STAGE: tuple(rs.stage_names()),
-            t.COUNTER: rs.counters,
-            t.TOKEN: tokens,
-            t.CARD: tuple(rs.cards),
-        }
-        return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
+        return vocabulary(self.ruleset, owned)
 
     def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
         code, problems = result
@@ -382,7 +489,7 @@ class _Loader:
             doc = self.card_docs[card.id]
             if card.kind == RULES_KIND:
                 continue
-            vocab = self.vocabulary(owned=self.kind_records[card.kind].startswith("players."))
+            vocab = self.vocabulary(owned=owns(rs, card.kind))
             for i, effect in enumerate(card.effects):
                 if effect.stage not in stages:
                     self.at(
@@ -426,7 +533,7 @@ class _Loader:
         for stage, cards in replacers.items():
             for i, card in enumerate(cards):
                 for other in cards[:i]:
-                    if card.kind == other.kind and card.kind in self.single_kinds:
+                    if card.kind == other.kind and card.kind in self.ruleset.single_kinds:
                         continue
                     doc = self.card_docs[card.id]
                     index = next(j for j, e in enumerate(card.effects) if e.timing == "replace" and e.stage == stage)

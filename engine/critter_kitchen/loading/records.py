@@ -56,13 +56,9 @@ class RecordReader:
         self.rs = ruleset
         self.source = source
         self.problems: list[Problem] = []
-        self.slots: dict[str, str] = {}  # record slot ("cards.critic", "players.restaurateur") -> card kind
-        self.single: set[str] = set()  # kinds of which a game holds one card at most
-        for card in ruleset.rules_cards:
-            for kind, spec in card.data.get("card_kinds", {}).items():
-                self.slots.setdefault(spec["record"], kind)
-                if spec.get("single"):
-                    self.single.add(kind)
+        # record slot ("cards.critic", "players.restaurateur") -> card kind
+        self.slots: dict[str, str] = {slot: kind for kind, slot in ruleset.card_kinds.items()}
+        self.single = ruleset.single_kinds
 
     def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))

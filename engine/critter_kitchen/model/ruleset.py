@@ -84,6 +84,9 @@ class Ruleset:
     tiebreaks: list[TieBreak] = field(default_factory=list)
     priority_label: str = "priority order"
     rules_kind: str = "rules"
+    card_kinds: dict[str, str] = field(default_factory=dict)  # kind -> record slot, e.g. "cards.critic"
+    single_kinds: set[str] = field(default_factory=set)  # kinds of which a game holds one card at most
+    kind_schemas: dict[str, str] = field(default_factory=dict)  # kind -> schema file
 
     @property
     def rules_cards(self) -> list[Card]:

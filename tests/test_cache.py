@@ -1,0 +1,74 @@
+"""The compiled-pack cache saves time and never changes a result, whatever state it is in."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from critter_kitchen import InputError, load_ruleset, result_json, score_record
+from critter_kitchen.loading.yamlpos import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "tests" / "golden" / "three-players.yaml"
+
+
+def scored(ruleset):
+    record = parse(str(GAME), GAME.read_text("utf-8")).data
+    return json.dumps(result_json(score_record(record, ruleset)))
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CRITTER_KITCHEN_CACHE", str(folder))
+    return folder
+
+
+def test_second_load_comes_from_the_cache_and_scores_the_same(cache_dir):
+    first = scored(load_ruleset())
+    entries = sorted(cache_dir.glob("packs-*.pickle"))
+    assert len(entries) == 1
+    assert scored(load_ruleset()) == first
+
+
+def test_corrupt_entries_fall_back_to_a_normal_load(cache_dir):
+    expected = scored(load_ruleset())
+    for entry in cache_dir.iterdir():
+        entry.write_bytes(b"not a pickle")
+    assert scored(load_ruleset()) == expected
+
+
+@pytest.mark.parametrize("setting", ["off", ""])
+def test_cache_can_be_turned_off(monkeypatch, setting):
+    from critter_kitchen import cache
+
+    monkeypatch.setenv("CRITTER_KITCHEN_CACHE", setting)
+    assert cache.cache_dir() is None
+    assert cache.read("anything") is None
+    assert load_ruleset().cards
+
+
+def test_unusable_folder_is_not_an_error(monkeypatch, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CRITTER_KITCHEN_CACHE", str(blocker / "cache"))
+    assert load_ruleset().cards
+
+
+def test_a_changed_card_is_seen(cache_dir, tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "tests" / "packs" / "fixtures", pack)
+    assert load_ruleset([pack]).cards["test-fish-fanatic"].name == "Test Fish Fanatic"
+    card = pack / "cards.yaml"
+    card.write_text(card.read_text("utf-8").replace("name: Test Fish Fanatic", "name: Renamed"), "utf-8")
+    assert load_ruleset([pack]).cards["test-fish-fanatic"].name == "Renamed"
+    card.write_text(card.read_text("utf-8").replace("multiply quality", "multiply qualty"), "utf-8")
+    with pytest.raises(InputError) as first:
+        load_ruleset([pack])
+    with pytest.raises(InputError) as cached:
+        load_ruleset([pack])
+    assert [p.format() for p in cached.value.problems] == [p.format() for p in first.value.problems]
+    assert "unknown function 'qualty'" in first.value.problems[0].message
