@@ -22,3 +22,17 @@ def test_every_registry_entry_is_documented():
     text = (ROOT / "README.md").read_text("utf-8")
     for name in [*FUNCTIONS, *AGGREGATES, *STATEMENTS]:
         assert f"`{name}" in text, name
+
+
+def test_every_problem_code_has_a_real_example():
+    from critter_kitchen.errors import CODES
+
+    corpus = "".join(p.read_text("utf-8") for p in (ROOT / "tests").rglob("*.expected"))
+    for code, (_, example) in CODES.items():
+        assert example in corpus, code
+    validate_corpus = "".join(
+        p.read_text("utf-8") for p in (ROOT / "tests").rglob("*.expected") if "records" not in str(p)
+    )
+    for code in CODES:
+        if not code.startswith("CK3"):  # record problems are shown by `score`, which prints no codes
+            assert f" {code} " in validate_corpus, code

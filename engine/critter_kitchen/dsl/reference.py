@@ -46,6 +46,6 @@ def error_codes() -> str:
     """The table of problem codes."""
     from ..errors import CODES
 
-    lines = ["| code | meaning |", "| --- | --- |"]
-    lines += [f"| `{code}` | {meaning} |" for code, meaning in CODES.items()]
+    lines = ["| code | meaning | example |", "| --- | --- | --- |"]
+    lines += [f"| `{code}` | {meaning} | {example} |" for code, (meaning, example) in CODES.items()]
     return "\n".join(lines) + "\n"
