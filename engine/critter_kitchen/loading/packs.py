@@ -139,11 +139,19 @@ def read_document(path: FsPath, shown: str | None = None) -> Document:
 
 
 def display_path(path: FsPath) -> str:
-    """A path as the user would write it: relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(FsPath.cwd()))
-    except ValueError:
-        return str(path)
+    """A path as the user would write it: relative to the working folder when inside it.
+
+    Files of the shipped base pack read as ``cards/base/...`` wherever it is installed,
+    which is where they live in the source repository.
+    """
+    resolved = path.resolve()
+    for root, shown in ((FsPath.cwd(), None), (base_pack().resolve(), FsPath("cards", "base"))):
+        try:
+            relative = resolved.relative_to(root)
+        except ValueError:
+            continue
+        return str(shown / relative if shown is not None else relative)
+    return str(path)
 
 
 def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
