@@ -145,7 +145,7 @@ def display_path(path: FsPath) -> str:
     which is where they live in the source repository.
     """
     resolved = path.resolve()
-    for root, shown in ((FsPath.cwd(), None), (base_pack().resolve(), FsPath("cards", "base"))):
+    for root, shown in ((base_pack().resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:
