@@ -18,6 +18,7 @@ MAX_NAME = 100
 CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by round
 TOP_KEYS = ("players", "cards", "challenge_meals", "critic_meals")
 PLAYER_KEYS = ("name", "kept", "counters")
+AUTOMATED_KEYS = ("stars", "critic_quality")
 
 
 class _Where:
@@ -116,9 +117,10 @@ class RecordReader:
         for key in ("players", "cards"):
             if key not in top:
                 self.fail(_Where(), f"missing required key '{key}'")
-        players = self.players(top.get("players", []))
+        everyone = self.players(top.get("players", []))
         params = self.rs.base_params()
-        game = Game(self.rs, tuple(players), params, {})
+        game = Game(self.rs, tuple(p for p in everyone if not p.automated), params, {})
+        game.rivals = tuple(p for p in everyone if p.automated)
         if "cards" in top:
             self.cards(game, top["cards"])
         self.player_cards(game, top.get("players", []))
@@ -138,9 +140,16 @@ class RecordReader:
         items = self.listing(value, where)
         if items is None:
             return []
-        low, high = self.rs.parameters["min_players"].value, self.rs.parameters["max_players"].value
-        if not low <= len(items) <= high:
-            self.fail(where, f"{len(items)} player{'s' if len(items) != 1 else ''}; this game takes {low} to {high}")
+        params = self.rs.parameters
+        automated = sum(1 for item in items if isinstance(item, dict) and "automated" in item)
+        low, high = params["min_players"].value, params["max_players"].value
+        if not low <= len(items) - automated <= high:
+            n = len(items) - automated
+            self.fail(where, f"{n} player{'s' if n != 1 else ''}; this game takes {low} to {high}")
+        low, high = params["min_automated"].value, params["max_automated"].value
+        if not low <= automated <= high:
+            allowed = f"{low} to {high}" if high else "none"
+            self.fail(where, f"{automated} automated player{'s' if automated != 1 else ''}; this game takes {allowed}")
         players: list[Player] = []
         seen: set[str] = set()
         owned = [slot.split(".", 1)[1] for slot in self.slots if slot.startswith("players.")]
@@ -148,7 +157,7 @@ class RecordReader:
             entry = self.mapping(item, where / i)
             if entry is None:
                 continue
-            self.keys(entry, (*PLAYER_KEYS, *owned), where / i)
+            self.keys(entry, ("name", "automated") if "automated" in entry else (*PLAYER_KEYS, *owned), where / i)
             name = entry.get("name")
             if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
                 self.fail(where / i / "name", f"a player needs a name of 1 to {MAX_NAME} characters")
@@ -158,6 +167,8 @@ class RecordReader:
                 continue
             seen.add(name)
             player = Player(name, len(players))
+            if "automated" in entry:
+                self.automated(player, entry["automated"], where / i / "automated")
             counters = self.mapping(entry.get("counters", {}), where / i / "counters") or {}
             for key, n in counters.items():
                 if key not in self.rs.counters:
@@ -168,6 +179,17 @@ class RecordReader:
                     player.counters[key] = got
             players.append(player)
         return players
+
+    def automated(self, player: Player, value: Any, where: _Where) -> None:
+        """An automated rival: its stars and critic track position come from the record."""
+        data = self.mapping(value, where) or {}
+        self.keys(data, AUTOMATED_KEYS, where)
+        for key in AUTOMATED_KEYS:
+            if key not in data:
+                self.fail(where, f"missing required key '{key}'")
+        player.automated = True
+        player.stars = self.count(data.get("stars", 0), where / "stars") or 0
+        player.fixed_quality = self.count(data.get("critic_quality", 0), where / "critic_quality") or 0
 
     def player_cards(self, game: Game, items: Any) -> None:
         by_name = {p.name: p for p in game.players}
@@ -180,15 +202,22 @@ class RecordReader:
                 if not isinstance(entry, dict) or field not in entry or entry.get("name") not in by_name:
                     continue
                 where = _Where("players") / i / field
-                card = self.card(entry[field], kind, where)
-                if card is None:
+                value = entry[field]
+                if isinstance(value, list) and kind in self.single:
+                    self.fail(where, f"a player holds one {kind} card, not a list")
                     continue
-                if card.id in taken:
-                    self.fail(where, f"{kind} '{card.id}' is already held by {taken[card.id]}")
-                    continue
-                taken[card.id] = entry["name"]
-                player = by_name[entry["name"]]
-                player.owned = (*player.owned, card)
+                ids = value if isinstance(value, list) else [value]
+                for j, cid in enumerate(ids):
+                    at = where / j if isinstance(value, list) else where
+                    card = self.card(cid, kind, at)
+                    if card is None:
+                        continue
+                    if card.id in taken:
+                        self.fail(at, f"{kind} '{card.id}' is already held by {taken[card.id]}")
+                        continue
+                    taken[card.id] = entry["name"]
+                    player = by_name[entry["name"]]
+                    player.owned = (*player.owned, card)
 
     def cards(self, game: Game, value: Any) -> None:
         where = _Where("cards")
@@ -271,6 +300,17 @@ class RecordReader:
                             where / rnd, f"{got} ingredients and spices kept; the limit after {rnd} is {limits[rnd]}"
                         )
 
+    def scored_player(self, game: Game, name: str, where: _Where) -> Player | None:
+        """The player a meal belongs to; automated rivals serve no recorded meals."""
+        for player in game.players:
+            if player.name == name:
+                return player
+        if any(rival.name == name for rival in game.rivals):
+            self.fail(where, f"{name} is an automated player: its meals are not recorded")
+        else:
+            self.fail(where, f"unknown player '{name}'{did_you_mean(name, [p.name for p in game.players])}")
+        return None
+
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
         if not any(c.parameters for c in player.owned):
             return game.params
@@ -288,9 +328,8 @@ class RecordReader:
             meals: list[Meal] = []
             per_player = self.mapping(data.get(rnd, {}), where / rnd) or {}
             for name, served in per_player.items():
-                player = by_name.get(name)
+                player = self.scored_player(game, name, where / rnd / name)
                 if player is None:
-                    self.fail(where / rnd / name, f"unknown player '{name}'{did_you_mean(name, by_name)}")
                     continue
                 served = self.mapping(served, where / rnd / name) or {}
                 ids = [c.id for c in cards]
@@ -420,9 +459,8 @@ class RecordReader:
         data = self.mapping(value, where) or {}
         by_name = {p.name: p for p in game.players}
         for name, meal in data.items():
-            player = by_name.get(name)
+            player = self.scored_player(game, name, where / name)
             if player is None:
-                self.fail(where / name, f"unknown player '{name}'{did_you_mean(name, by_name)}")
                 continue
             entry = self.mapping(meal, where / name)
             if entry is None:

@@ -33,11 +33,25 @@ class Ingredient:
 class Player:
     """A player, with what the record says of them and the stars they collect."""
 
-    __slots__ = ("name", "index", "owned", "counters", "kept", "courses", "tokens", "stars", "stage_stars")
+    __slots__ = (
+        "name",
+        "index",
+        "automated",
+        "fixed_quality",
+        "owned",
+        "counters",
+        "kept",
+        "courses",
+        "tokens",
+        "stars",
+        "stage_stars",
+    )
 
     def __init__(self, name: str, index: int) -> None:
         self.name = name
         self.index = index  # 0 = first on the priority track
+        self.automated = False  # an automated rival, scored by its own procedure, not by stages
+        self.fixed_quality: int | None = None  # an automated rival's critic track position
         self.owned: tuple[Card, ...] = ()  # cards this player holds, e.g. a Restaurateur
         self.counters: dict[str, int] = {}
         self.kept: dict[str, int] = {}
@@ -106,6 +120,7 @@ class Game:
     meals: dict[str, tuple[Meal, ...]]
     challenges: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
+    rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
     awards: list[Award] = field(default_factory=list)
     _groups: int = 0
 

@@ -28,6 +28,9 @@ def result_text(result: Result, *, explain: bool = False) -> str:
     )
     lines.append("")
     lines.append(f"Winner: {_winner_line(result)}")
+    rivals = [s for s in result.standings if s.player.automated]
+    if rivals:
+        lines.append(_rival_line(result))
     lines.append("Ranking: " + ", ".join(f"{s.rank}. {s.player.name} ({s.stars})" for s in result.standings))
     if explain:
         lines.append("")
@@ -37,6 +40,15 @@ def result_text(result: Result, *, explain: bool = False) -> str:
         lines.append("")
         lines.append(f"* Unverified: {note}.")
     return "\n".join(lines)
+
+
+def _rival_line(result: Result) -> str:
+    """Against automated rivals: whether the best human player beat them."""
+    best = next(s for s in result.standings if not s.player.automated)
+    rivals = ", ".join(s.player.name for s in result.standings if s.player.automated)
+    if best.rank == 1:
+        return f"{best.player.name} beats {rivals}."
+    return f"{best.player.name} does not beat {rivals}."
 
 
 def _winner_line(result: Result) -> str:

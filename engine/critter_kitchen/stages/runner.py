@@ -74,6 +74,8 @@ def run_stages(game: Game, source: str = "") -> None:
 
 
 def critic_quality(player: Player) -> int:
+    if player.fixed_quality is not None:
+        return player.fixed_quality
     return sum(c.quality for c in player.courses.values())
 
 
@@ -81,7 +83,8 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     """Order the players by the ruleset's tie-breaks, then priority; say what decided first place."""
     rules_card = game.ruleset.rules_cards[0]
     keys: dict[str, tuple[Any, ...]] = {}
-    for p in game.players:
+    everyone = sorted((*game.players, *game.rivals), key=lambda p: p.index)
+    for p in everyone:
         values = []
         for tb in game.ruleset.tiebreaks:
             assert tb.code is not None
@@ -89,7 +92,7 @@ def rank(game: Game) -> tuple[list[Standing], str]:
             frame.slots[0] = p
             values.append(tb.code.run(frame))
         keys[p.name] = (*values, -p.index)
-    order = sorted(game.players, key=lambda p: keys[p.name], reverse=True)
+    order = sorted(everyone, key=lambda p: keys[p.name], reverse=True)
     standings = [Standing(i + 1, p, p.stars, critic_quality(p)) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
