@@ -323,7 +323,6 @@ class RecordReader:
         where = _Where("challenge_meals")
         data = self.mapping(value, where) or {}
         self.keys(data, game.challenges, where)
-        by_name = {p.name: p for p in game.players}
         for rnd, cards in game.challenges.items():
             meals: list[Meal] = []
             per_player = self.mapping(data.get(rnd, {}), where / rnd) or {}
@@ -457,7 +456,6 @@ class RecordReader:
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
         data = self.mapping(value, where) or {}
-        by_name = {p.name: p for p in game.players}
         for name, meal in data.items():
             player = self.scored_player(game, name, where / name)
             if player is None:
