@@ -22,18 +22,30 @@ AUTOMATED_KEYS = ("stars", "critic_quality")
 
 
 class _Where:
-    """A record path under construction: ``a.b[2].c``."""
+    """A record path under construction: ``a.b[2].c``, spelt out only if a problem needs it."""
 
-    def __init__(self, text: str = "") -> None:
-        self.text = text
+    __slots__ = ("parent", "part")
+
+    def __init__(self, part: str | int = "", parent: _Where | None = None) -> None:
+        self.parent = parent
+        self.part = part
 
     def __truediv__(self, part: str | int) -> _Where:
-        if isinstance(part, int):
-            return _Where(f"{self.text}[{part}]")
-        return _Where(f"{self.text}.{part}" if self.text else str(part))
+        return _Where(part, self)
 
     def __str__(self) -> str:
-        return self.text or "record"
+        parts: list[str | int] = []
+        node: _Where | None = self
+        while node is not None:
+            parts.append(node.part)
+            node = node.parent
+        text = ""
+        for part in reversed(parts):
+            if isinstance(part, int):
+                text += f"[{part}]"
+            elif part != "":
+                text += f".{part}" if text else part
+        return text or "record"
 
 
 def _is_int(v: Any) -> bool:
@@ -52,6 +64,51 @@ def _kind_of(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
+_INGREDIENT_KEYS = frozenset(("type", "value", "spice"))
+
+
+def _plain_ingredient(item: Any, types: frozenset[str], wild: str, limit: int) -> Ingredient | None:
+    """The ingredient when ``item`` is well formed, else None for the detailed checks to explain.
+
+    Nearly every ingredient of a real record is well formed; this keeps them cheap.
+    """
+    if type(item) is not dict or not item.keys() <= _INGREDIENT_KEYS:
+        return None
+    kind, value = item.get("type"), item.get("value")
+    if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
+        return None
+    spices = _plain_spices(item.get("spice"), kind, wild, limit)
+    return Ingredient(kind, value, spices) if spices is not None else None
+
+
+_COURSE_KEYS = frozenset(("value", "spice"))
+
+
+def _plain_course(item: Any, kind: str, wild: str, limit: int, factor: int) -> Course | None:
+    """The course when ``item`` is a well-formed ingredient course, else None (see above)."""
+    if type(item) is not dict or not item.keys() <= _COURSE_KEYS:
+        return None
+    value = item.get("value")
+    if type(value) is not int or not 0 < value <= MAX_VALUE:
+        return None
+    spices = _plain_spices(item.get("spice"), kind, wild, limit)
+    return Course(kind, value, spices, None, value * factor ** len(spices)) if spices is not None else None
+
+
+def _plain_spices(spice: Any, kind: str, wild: str, limit: int) -> tuple[str, ...] | None:
+    if spice is None:
+        return ()
+    if type(spice) is str:
+        spices: tuple[str, ...] = (spice,)
+    elif type(spice) is list and all(type(s) is str for s in spice):
+        spices = tuple(spice)
+    else:
+        return None
+    if len(spices) > limit or any(s != kind and s != wild for s in spices):
+        return None
+    return spices
+
+
 class RecordReader:
     def __init__(self, ruleset: Ruleset, source: str) -> None:
         self.rs = ruleset
@@ -60,6 +117,7 @@ class RecordReader:
         # record slot ("cards.critic", "players.restaurateur") -> card kind
         self.slots: dict[str, str] = {slot: kind for kind, slot in ruleset.card_kinds.items()}
         self.single = ruleset.single_kinds
+        self.types = frozenset(ruleset.ingredient_types)
 
     def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
@@ -326,22 +384,20 @@ class RecordReader:
         for rnd, cards in game.challenges.items():
             meals: list[Meal] = []
             per_player = self.mapping(data.get(rnd, {}), where / rnd) or {}
+            ids = [c.id for c in cards]
+            position = {cid: i for i, cid in enumerate(ids)}
             for name, served in per_player.items():
-                player = self.scored_player(game, name, where / rnd / name)
+                at = where / rnd / name
+                player = self.scored_player(game, name, at)
                 if player is None:
                     continue
-                served = self.mapping(served, where / rnd / name) or {}
-                ids = [c.id for c in cards]
+                served = self.mapping(served, at) or {}
                 for cid, meal in served.items():
-                    if cid not in ids:
-                        self.fail(
-                            where / rnd / name / cid,
-                            f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}",
-                        )
+                    i = position.get(cid)
+                    if i is None:
+                        self.fail(at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
                         continue
-                    card = cards[ids.index(cid)]
-                    held = ids.index(cid) == len(ids) - 1
-                    built = self.meal(game, player, rnd, card, held, meal, where / rnd / name / cid)
+                    built = self.meal(game, player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
                     if built is not None:
                         meals.append(built)
             game.meals[rnd] = tuple(meals)
@@ -399,7 +455,13 @@ class RecordReader:
         before = len(self.problems)
         tokens = self.tokens(data, params, "ingredients", where)
         ingredients = []
-        for i, item in enumerate(self.listing(data.get("ingredients", []), where / "ingredients") or []):
+        types, wild, limit = self.types, params["wild_spice"], params["spices_per_ingredient"]
+        items = data.get("ingredients", [])
+        for i, item in enumerate(items if type(items) is list else self.listing(items, where / "ingredients") or []):
+            plain = _plain_ingredient(item, types, wild, limit)
+            if plain is not None:
+                ingredients.append(plain)
+                continue
             iw = where / "ingredients" / i
             entry = self.mapping(item, iw)
             if entry is None:
@@ -474,6 +536,11 @@ class RecordReader:
             player.courses = dict(sorted(player.courses.items(), key=lambda kv: order[kv[0]]))
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
+        if kind in params["course_types"]:
+            limit, factor = params["spices_per_course"], params["course_spice_factor"]
+            plain = _plain_course(value, kind, params["wild_spice"], limit, factor)
+            if plain is not None:
+                return plain
         if kind not in params["course_types"]:
             self.fail(where, f"unknown course '{kind}'{did_you_mean(kind, params['course_types'])}", "CK303")
             return None

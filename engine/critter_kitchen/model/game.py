@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .ruleset import Card, Ruleset
@@ -23,8 +23,7 @@ class Course:
         self.quality = quality
 
 
-@dataclass(frozen=True)
-class Ingredient:
+class Ingredient(NamedTuple):
     type: str
     value: int
     spices: tuple[str, ...] = ()
