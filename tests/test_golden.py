@@ -14,6 +14,7 @@ Every ``examples/*.yaml`` game must also score, in text and in JSON.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,29 +22,14 @@ import pytest
 from critter_kitchen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from regen_golden import pack_args  # noqa: E402 - one reading of packs.txt for the test and the tool
 GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "examples"
 
 
 def golden_records() -> list[Path]:
     return sorted(GOLDEN.rglob("*.yaml"))
-
-
-def pack_args(record: Path) -> list[str]:
-    """``--pack`` options from the nearest packs.txt between the record's folder and tests/golden."""
-    folder = record.parent
-    while True:
-        listing = folder / "packs.txt"
-        if listing.is_file():
-            args = []
-            for line in listing.read_text(encoding="utf-8").splitlines():
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    args += ["--pack", line]
-            return args
-        if folder == GOLDEN or GOLDEN not in folder.parents:
-            return []
-        folder = folder.parent
 
 
 def _id(path: Path) -> str:
