@@ -24,6 +24,7 @@ from critter_kitchen.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from regen_golden import pack_args  # noqa: E402 - one reading of packs.txt for the test and the tool
+
 GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "examples"
 
