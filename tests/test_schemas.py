@@ -60,7 +60,7 @@ def run_check(schema: str, files: list[Path]) -> tuple[int, dict[str, Any], str]
             "--output-format",
             "json",
             "--schemafile",
-            str((SCHEMAS / f"{schema}.schema.json").relative_to(ROOT)),
+            schema if schema.endswith(".json") else str((SCHEMAS / f"{schema}.schema.json").relative_to(ROOT)),
             *(str(f.relative_to(ROOT)) for f in files),
         ],
         cwd=ROOT,
@@ -107,10 +107,14 @@ def card_files() -> dict[Path, dict[str, Any]]:
 def shipped_files() -> dict[str, list[Path]]:
     cards = card_files()
     declared: dict[str, str] = {}  # card kind -> schema, as the rules cards declare it
-    for data in cards.values():
+    for path, data in cards.items():
         if isinstance(data, dict) and data.get("kind") == "rules":
             for kind, spec in (data.get("card_kinds") or {}).items():
-                declared[kind] = spec.get("schema", "card")
+                ref = spec.get("schema", "card")
+                if ref.endswith(".json"):  # a schema file of the pack, relative to its folder
+                    pack = next(p for p in path.parents if (p / "pack.yaml").is_file())
+                    ref = (pack / ref).relative_to(ROOT).as_posix()
+                declared[kind] = ref
     groups: dict[str, list[Path]] = {name: [] for name in SCHEMA_NAMES}
     for path, data in cards.items():
         kind = data.get("kind") if isinstance(data, dict) else None

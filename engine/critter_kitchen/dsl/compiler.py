@@ -224,6 +224,8 @@ class _Compiler:
             players = who if isinstance(who, tuple) else (who,)
             if not players:
                 return
+            if isinstance(who, Ranked) and len(players) > 1 and not f.game.params.get("friendly_ties", True):
+                return  # the rules in force say a tie for the highest gives nobody the award
             why = reason(f) if reason is not None else f.card.name
             f.game.award_all(f, players, stars, why, getattr(who, "value", None))
 

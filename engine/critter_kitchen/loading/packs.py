@@ -319,6 +319,7 @@ class _Loader:
                 )
             else:
                 rs.stages = [s for s in rs.stages if s.name != name]
+                rs.removed_stages.add(name)
         for i, spec in enumerate(data.get("tiebreaks", [])):
             ast = self.parse_dsl(doc, ("tiebreaks", i, "by"), expr=True)
             if ast is not None:
@@ -499,6 +500,8 @@ class _Loader:
                 continue
             vocab = self.vocabulary(owned=owns(rs, card.kind))
             for i, effect in enumerate(card.effects):
+                if effect.stage in rs.removed_stages:
+                    continue  # a pack removed the stage: effects hooked to it never run
                 if effect.stage not in stages:
                     self.at(
                         doc,
@@ -536,12 +539,14 @@ class _Loader:
                 self.check_value(doc, ("parameters", name), params[name].type, value)
 
     def check_replacements(self, replacers: dict[str, list[Card]]) -> None:
-        # Two cards may replace one stage only if they can never be in play together:
-        # that is, both are of a kind of which a game holds a single card.
+        # Two cards may replace one stage only if they can never be in play together: both
+        # of a kind of which the whole table holds one card (a player-held kind that is
+        # "single" still gives every player one, so two of them can meet).
+        rs = self.ruleset
         for stage, cards in replacers.items():
             for i, card in enumerate(cards):
                 for other in cards[:i]:
-                    if card.kind == other.kind and card.kind in self.ruleset.single_kinds:
+                    if card.kind == other.kind and card.kind in rs.single_kinds and not owns(rs, card.kind):
                         continue
                     doc = self.card_docs[card.id]
                     index = next(j for j, e in enumerate(card.effects) if e.timing == "replace" and e.stage == stage)

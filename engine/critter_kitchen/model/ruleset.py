@@ -87,6 +87,7 @@ class Ruleset:
     card_kinds: dict[str, str] = field(default_factory=dict)  # kind -> record slot, e.g. "cards.critic"
     single_kinds: set[str] = field(default_factory=set)  # kinds of which a game holds one card at most
     kind_schemas: dict[str, str] = field(default_factory=dict)  # kind -> schema file
+    removed_stages: set[str] = field(default_factory=set)  # stages a pack took out; their hooks never run
 
     @property
     def rules_cards(self) -> list[Card]:
