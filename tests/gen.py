@@ -1,7 +1,8 @@
 """Hypothesis strategies for random legal base-game records (2 to 5 players).
 
-Records are plain dicts that survive a JSON round trip unchanged. They use the
-Challenge cards in cards/base/challenges/ and no critic, rumor or restaurateur cards.
+Records are plain dicts that survive a JSON round trip unchanged. `games()` uses the
+Challenge cards in cards/base/challenges/ and no critic, rumor or restaurateur cards;
+`full_games()` adds a critic, three rumors and some restaurateurs from the base pack.
 Values are often drawn from a narrow range so that friendly ties and both winner
 tie-breaks come up regularly.
 """
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 TYPES = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli"]
-CHALLENGE_DIR = Path(__file__).resolve().parent.parent / "cards" / "base" / "challenges"
+BASE_DIR = Path(__file__).resolve().parent.parent / "cards" / "base"
+CHALLENGE_DIR = BASE_DIR / "challenges"
 KEEP_LIMITS = {"round3": 5, "round6": 10}
 
 # Each game picks one palette of token values; the narrow ones make ties likely.
@@ -148,4 +150,36 @@ def games(draw) -> dict:
     record["critic_meals"] = {
         name: draw(critic_meal(values)) for name in players if draw(st.integers(0, 7)) > 0
     }
+    return record
+
+
+@functools.cache
+def _base_card_kinds() -> tuple[tuple[str, str], ...]:
+    """(id, kind) of every card file below cards/base/*/, in file order."""
+    cards = []
+    for path in sorted(BASE_DIR.glob("*/*.yaml")):
+        card = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cards.append((card["id"], card["kind"]))
+    return tuple(cards)
+
+
+def card_ids(kind: str) -> list[str]:
+    """The ids of the base pack's cards of one kind (critic, rumor, restaurateur, challenge)."""
+    return [card_id for card_id, card_kind in _base_card_kinds() if card_kind == kind]
+
+
+@st.composite
+def full_games(draw) -> dict:
+    """A random legal base-game record with a critic, three rumors and some restaurateurs.
+
+    Every meal keeps to at most one spice per ingredient and per course, which stays
+    legal under every critic (some allow more spices or change what a spice is worth).
+    """
+    record = draw(games())
+    record["cards"]["critic"] = draw(st.sampled_from(card_ids("critic")))
+    record["cards"]["rumors"] = draw(st.permutations(card_ids("rumor")))[:3]
+    owners = draw(st.permutations(card_ids("restaurateur")))
+    for entry, card_id in zip(record["players"], owners):
+        if draw(st.integers(0, 3)) > 0:
+            entry["restaurateur"] = card_id
     return record

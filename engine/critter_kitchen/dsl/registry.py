@@ -297,7 +297,8 @@ STATEMENTS: dict[str, Statement] = {
         Statement(
             "award",
             'award N star[s] to TARGET [for "reason {expr}"]',
-            "give N stars to a player or to every player in a list; 0 or fewer gives nothing; a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
+            "give N stars to a player or to every player in a list; 0 or fewer gives nothing; "
+            "a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
             "{target} gets {amount}{reason}",
         ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
