@@ -400,7 +400,8 @@ class RecordReader:
                     built = self.meal(game, player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
                     if built is not None:
                         meals.append(built)
-            game.meals[rnd] = tuple(meals)
+            # Priority order, then reveal order: never the order the file happens to list them in.
+            game.meals[rnd] = tuple(sorted(meals, key=lambda m: (m.player.index, position[m.card.id])))
 
     def spices(
         self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where
