@@ -204,21 +204,21 @@ def _json(source: str, text: str) -> Any:
 def _read_stdin() -> Iterator[_Input]:
     raw = sys.stdin.buffer.read()
     try:
-        text = read_text("-", raw)
-    except InputError as e:
-        yield _Input("-", problems=e.problems)
-        return
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = ""
     lines = [(i + 1, ln) for i, ln in enumerate(text.splitlines()) if ln.strip()]
     if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
+        # JSON Lines: each line is a record of its own, and the size cap applies to each
         for number, line in lines:
             source = f"-:{number}"
             try:
-                yield _Input(source, _json(source, line))
+                yield _Input(source, _json(source, read_text(source, line.encode())))
             except InputError as e:
                 yield _Input(source, problems=e.problems)
         return
     try:
-        yield _Input("-", parse("-", text).data)
+        yield _Input("-", parse("-", read_text("-", raw)).data)
     except InputError as e:
         yield _Input("-", problems=e.problems)
 
