@@ -33,9 +33,8 @@ GOALS = {"games_per_second": 10_000, "oracle_ratio": 2.0, "cold_ratio": 2.0, "ba
 
 def sample(strategy_name: str, count: int, players: int) -> list[dict]:
     """Random legal records from the test generators (hypothesis), with ``players`` players."""
-    from hypothesis import HealthCheck, given, settings
-
     import gen
+    from hypothesis import HealthCheck, given, settings
 
     found: list[dict] = []
 
@@ -62,6 +61,7 @@ def per_game(fn, records: list[dict], rounds: int = 5) -> float:
 def in_process(games: int) -> None:
     import gen
     import oracle
+
     from critter_kitchen import load_ruleset, score_record
 
     rules = load_ruleset()
