@@ -234,3 +234,18 @@ def test_pack_card_renders(capsys, pack, card_id):
     status, out, err = run(capsys, "cards", card_id, "--pack", pack)
     assert status == 0, err
     assert f"({card_id})\n" in out.splitlines(keepends=True)[0]
+
+
+def test_removing_a_stage_also_silences_the_cards_hooked_to_it():
+    from critter_kitchen import load_ruleset, result_json, score_record
+    from critter_kitchen.loading.yamlpos import parse
+
+    path = ROOT / "examples" / "three-players.yaml"  # Madame Bouillon replaces most soup here
+    record = parse(str(path), path.read_text("utf-8")).data
+    base = result_json(score_record(record, load_ruleset()))
+    removed_rules = load_ruleset([ROOT / "cards" / "variants" / "no-soup-race"])
+    removed = result_json(score_record(record, removed_rules))
+    assert "critic.most_soup" not in removed_rules.stage_names()
+    assert any(a["stage"] == "critic.most_soup" and a["card"] == "madame-bouillon" for a in base["awards"])
+    assert [a for a in removed["awards"] if a["stage"] != "critic.most_soup"] == removed["awards"]
+    assert [a for a in base["awards"] if a["stage"] != "critic.most_soup"] == removed["awards"]
