@@ -69,11 +69,7 @@ def challenge_meal(draw, listed: list[str], values: list[int]) -> dict:
     missing = len(listed) - len(present)
     bisque = draw(st.integers(0, missing + 1))
     soup = draw(st.integers(max(0, missing - bisque), max(0, missing - bisque) + 2))
-    items = [
-        draw(ingredient(kind, values))
-        for kind in present
-        for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3])))
-    ]
+    items = [draw(ingredient(kind, values)) for kind in present for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3])))]
     meal: dict = {"ingredients": draw(st.permutations(items))}
     # Zero token counts are sometimes written out and sometimes left to the default.
     if soup or draw(st.booleans()):
@@ -147,9 +143,7 @@ def games(draw) -> dict:
             "round3": draw(round_meals(players, round3, values)),
             "round6": draw(round_meals(players, round6, values)),
         }
-    record["critic_meals"] = {
-        name: draw(critic_meal(values)) for name in players if draw(st.integers(0, 7)) > 0
-    }
+    record["critic_meals"] = {name: draw(critic_meal(values)) for name in players if draw(st.integers(0, 7)) > 0}
     return record
 
 
@@ -179,7 +173,7 @@ def full_games(draw) -> dict:
     record["cards"]["critic"] = draw(st.sampled_from(card_ids("critic")))
     record["cards"]["rumors"] = draw(st.permutations(card_ids("rumor")))[:3]
     owners = draw(st.permutations(card_ids("restaurateur")))
-    for entry, card_id in zip(record["players"], owners):
+    for entry, card_id in zip(record["players"], owners, strict=False):
         if draw(st.integers(0, 3)) > 0:
             entry["restaurateur"] = card_id
     return record

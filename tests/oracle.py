@@ -78,7 +78,6 @@ def score_record(record: dict, challenges: dict[str, list[str]]) -> dict:
     stars = {n: sum(stage_stars[n].values()) for n in names}
     order = sorted(names, key=lambda n: (-stars[n], -quality[n], names.index(n)))
     standings = [
-        {"rank": i + 1, "name": n, "stars": stars[n], "critic_quality": quality[n]}
-        for i, n in enumerate(order)
+        {"rank": i + 1, "name": n, "stars": stars[n], "critic_quality": quality[n]} for i, n in enumerate(order)
     ]
     return {"winner": order[0], "standings": standings, "stage_stars": stage_stars}
