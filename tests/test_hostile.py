@@ -25,6 +25,7 @@ import yaml
 
 from critter_kitchen.dsl import parser as dsl_parser
 from critter_kitchen.dsl.registry import AGGREGATES, FUNCTIONS, STATEMENTS
+from critter_kitchen.errors import printable
 from critter_kitchen.loading import yamlpos
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -235,10 +236,9 @@ def test_json_nesting_100000_deep_is_refused():
 
 def test_json_nesting_just_below_the_interpreter_limit_is_not_a_crash():
     out = score("game.json", json_record("[" * 900 + "]" * 900))
-    assert refused(out) == ["game.json: critic_meals: expected a mapping, got a list"]
+    assert refused(out) == ["game.json: nesting deeper than 64 levels"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: JSON records skip the YAML depth limit (64); cli.py _json")
 def test_json_nesting_past_the_depth_limit_is_refused_like_yaml():
     out = score("game.json", json_record("[" * 100 + "]" * 100))
     assert "nesting deeper than 64 levels" in refused(out)[0]
@@ -254,12 +254,12 @@ def test_a_1mb_player_name_is_refused():
 
 def test_a_1mb_card_id_in_a_record_is_refused():
     out = score("game.yaml", RECORD + "  critic: " + "c" * 2**20 + "\n", memory=True)
-    assert refused(out) == [f"game.yaml: cards.critic: unknown critic card '{'c' * 2**20}'"]
+    assert refused(out) == ["game.yaml: cards.critic: " + printable(f"unknown critic card '{'c' * 2**20}'")]
 
 
 def test_a_1mb_card_name_is_refused():
     write_card(text="id: long\nkind: rumor\nname: " + "N" * 2**20 + "\n")
-    assert first_error(validate(memory=True)) == f"pack/card.yaml:3:7: CK101 name: '{'N' * 2**20}' is too long"
+    assert first_error(validate(memory=True)) == "pack/card.yaml:3:7: CK101 name: longer than 200 characters"
 
 
 def test_a_1mb_line_without_a_key_is_a_yaml_error():
@@ -268,7 +268,6 @@ def test_a_1mb_line_without_a_key_is_a_yaml_error():
     assert refused(out) == ["game.yaml:8:1048577: YAML syntax error: could not find expected ':'"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: messages echo unknown ids, spices and values whole, however long")
 def test_messages_do_not_echo_megabytes():
     for text in (
         RECORD + "  critic: " + "c" * 2**20 + "\n",
@@ -295,10 +294,9 @@ def test_a_huge_integer_value_is_refused(name):
 def test_a_yaml_integer_past_pythons_digit_limit_is_refused():
     digits = "1" + "0" * 5000
     out = score("game.yaml", RECORD + "critic_meals:\n  Ana:\n    courses:\n      fish: {value: " + digits + "}\n")
-    assert refused(out) == [f"game.yaml:11:21: cannot read value '{digits}'"]
+    assert refused(out) == ["game.yaml:11:21: " + printable(f"cannot read value '{digits}'")]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: ValueError (int digit limit) escapes main(); cli.py _json")
 def test_a_json_integer_past_pythons_digit_limit_is_refused():
     out = fuzzlib.run_main(["score", _write("game.json", json_record('{"Ana": {"soup": 1' + "0" * 5000 + "}}"))])
     assert not out.crash, out.crash.splitlines()[-1]
@@ -310,12 +308,11 @@ def _write(name: str, text: str) -> str:
     return name
 
 
-def test_huge_integers_in_effect_text_are_bounded():
+def test_huge_integers_in_effect_text_are_refused():
     write_card("award 1" + "0" * 100 + " stars to players")
-    assert validate().status == 0
+    assert first_error(validate()) == "pack/card.yaml:7:13: CK201 number too large: at most 12 digits"
 
 
-@pytest.mark.xfail(strict=True, reason="engine: ValueError (int digit limit) escapes main(); dsl/parser.py number()")
 def test_an_effect_integer_past_pythons_digit_limit_is_refused():
     write_card("let x = 1" + "0" * 5000)
     out = fuzzlib.run_main(["validate", "pack"])
@@ -350,10 +347,9 @@ def test_non_utf8_card():
 def test_a_yaml_reader_error_is_located():
     out = score("game.yaml", RECORD.replace("Ben", "B\x00n"))
     assert out.status == 1
-    assert out.err.startswith("game.yaml:1:1: YAML syntax error: unacceptable character #x0000")
+    assert out.err.startswith("game.yaml:3:12: YAML syntax error: unacceptable character #x0000")
 
 
-@pytest.mark.xfail(strict=True, reason="engine: YAML reader errors print a second line, placed at 1:1; yamlpos.parse")
 def test_a_yaml_reader_error_is_one_clean_line():
     out = score("game.yaml", RECORD.replace("Ben", "B\x00n"))
     assert len(refused(out)) == 1
@@ -370,7 +366,6 @@ def test_duplicate_keys_in_a_card():
     assert first_error(validate()) == "pack/card.yaml:4:1: CK003 duplicate key 'name' (first at line 3)"
 
 
-@pytest.mark.xfail(strict=True, reason="engine: JSON records keep the last of duplicate keys silently; cli.py _json")
 def test_duplicate_keys_in_a_json_record():
     text = json.dumps(RECORD_DATA)[:-1] + ', "critic_meals": {"Ana": {"soup": 1, "soup": 2}}}'
     out = score("game.json", text)
@@ -388,8 +383,13 @@ UNSAFE = [
     ("!!omap [a: 1]", "!!omap"),
     ("!local bar", "!local"),
     ("!<tag:example.com,2024:x> bar", "tag:example.com,2024:x"),
-    ("2024-01-01", "!!timestamp"),
 ]
+
+
+def test_a_date_like_value_is_read_as_text():
+    out = score("game.yaml", RECORD.replace("name: Ben", "name: 2024-01-01"))
+    assert out.status == 0
+    assert '"name": "2024-01-01"' in out.out
 
 
 @pytest.mark.parametrize(("value", "tag"), UNSAFE, ids=[t for _, t in UNSAFE])
@@ -460,8 +460,8 @@ def test_parentheses_past_the_limit():
 def test_100000_parentheses():
     write_card("let x = " + "(" * 100_000 + "1" + ")" * 100_000)
     out = validate(memory=True)
-    assert first_error(out).startswith("pack/card.yaml:6:9: CK101 effects[0].do: 'let x = ((((")
-    assert first_error(out).endswith("' is too long")  # the schema caps effect text at 20000 characters
+    # the schema caps effect text before the parser sees it
+    assert first_error(out) == "pack/card.yaml:6:9: CK101 effects[0].do: longer than 20000 characters"
 
 
 def test_a_sum_of_41_terms_is_read():
@@ -483,7 +483,7 @@ def test_a_sum_of_4000_terms_is_too_deep():
 def test_a_sum_of_10000_terms_is_too_long():
     body = "let x = " + " + ".join(["1"] * 10_000)
     write_card(body)
-    assert first_error(validate()) == f"pack/card.yaml:6:9: CK101 effects[0].do: '{body}\\n' is too long"
+    assert first_error(validate()) == "pack/card.yaml:6:9: CK101 effects[0].do: longer than 20000 characters"
 
 
 def nested_blocks(depth: int, opener: str = "if true:") -> str:
@@ -519,8 +519,6 @@ def test_calls_nested_past_the_limit():
     assert first_error(validate()) == "pack/card.yaml:7:178: CK201 parentheses nested more than 40 levels deep"
 
 
-@pytest.mark.xfail(strict=True, reason="engine: unary '-' and 'not' chains escape the depth limit; RecursionError "
-                   "from dsl/compiler.py expr_neg/expr_not")  # fmt: skip
 @pytest.mark.parametrize("body", ["let x = " + "-" * 10_000 + "1", "if " + "not " * 4000 + "true:\n    pass"])
 def test_long_unary_chains_are_refused(body):
     write_card(body)
@@ -529,13 +527,11 @@ def test_long_unary_chains_are_refused(body):
     assert out.status == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine: unary '-' and 'not' do not count toward the depth limit (parser.py)")
 def test_unary_chains_past_the_limit_are_refused():
     write_card("let x = " + "- " * 300 + "1")
     assert "nested more than 40 levels deep" in first_error(validate())
 
 
-@pytest.mark.xfail(strict=True, reason="engine: lark's DedentError escapes main(); dsl/parser.py _parse")
 def test_an_inconsistent_dedent_is_a_syntax_error():
     write_card("for p in players:\n        pass\n    pass")
     out = fuzzlib.run_main(["validate", "pack"])
@@ -543,7 +539,6 @@ def test_an_inconsistent_dedent_is_a_syntax_error():
     assert out.status == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine: '(' in quoted text and comments counts toward the nesting limit")
 def test_parentheses_in_quoted_text_and_comments_do_not_count():
     write_card('award 1 star to players for "' + "(" * 45 + '"  # ' + "(" * 45)
     out = validate()
@@ -558,7 +553,6 @@ def test_positions_in_folded_effect_text():
     assert first_error(validate()).startswith("pack/card.yaml:7:11: ")
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a line break in a key is echoed raw and splits the error line")
 def test_a_line_break_in_a_key_does_not_split_the_error_line():
     text = json.dumps(RECORD_DATA)[:-1] + ', "sur\\nprise": 1}'
     out = score("game.json", text)
@@ -631,8 +625,6 @@ def test_the_only_loop_walks_a_list_it_cannot_change():
     assert not {"run", "call", "exec", "eval", "stage", "apply"} & (set(FUNCTIONS) | set(AGGREGATES))
 
 
-@pytest.mark.xfail(strict=True, reason="engine: nested loops are bounded but not cheap: 12 nested 'for' over "
-                   "ingredient_types run 7**12 times (hours); no work budget or static cost check")  # fmt: skip
 def test_nested_loops_cannot_keep_scoring_busy():
     write_card(nested_blocks(12, "for v{i} in ingredient_types:").replace("pass", "let x = 1"))
     if validate().status == 1:
@@ -644,8 +636,6 @@ def test_nested_loops_cannot_keep_scoring_busy():
     assert not out.crash, out.crash
 
 
-@pytest.mark.xfail(strict=True, reason="engine: card parameters and course qualities are unbounded; a 4900-digit "
-                   "quality makes Award.to_json (model/game.py) raise ValueError out of main()")  # fmt: skip
 def test_a_huge_card_parameter_cannot_crash_scoring():
     write_card(text="id: big-critic\nkind: critic\nname: Big Critic\nparameters:\n"
                     f"  course_spice_factor: {10**700}\n  spices_per_course: 8\n"
@@ -658,8 +648,6 @@ def test_a_huge_card_parameter_cannot_crash_scoring():
     assert out.status in (0, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: TypeError (unhashable name) escapes main(); "
-                   "loading/records.py player_cards")  # fmt: skip
 @pytest.mark.parametrize("name", ["[Ana]", "{first: Ana}"])
 def test_a_player_name_that_is_not_text_with_a_restaurateur(name):
     out = fuzzlib.run_main(["score", _write("game.yaml", RECORD.replace(
@@ -668,8 +656,6 @@ def test_a_player_name_that_is_not_text_with_a_restaurateur(name):
     assert refused(out) == ["game.yaml: players[0].name: a player needs a name of 1 to 100 characters"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a rules card may lack a parameter the engine reads; validate "
-                   "says ok and scoring raises KeyError (loading/records.py challenge_cards)")  # fmt: skip
 def test_a_base_pack_without_an_engine_parameter_is_refused():
     import shutil
 

@@ -61,8 +61,19 @@ class Problem:
 
     def format(self, *, with_code: bool = False) -> str:
         code = f"{self.code} " if with_code else ""
-        head = f"{self.location()}: {code}{self.message}"
+        head = f"{printable(self.location())}: {code}{printable(self.message)}"
         return "\n".join((head, *self.excerpt))
+
+
+MAX_MESSAGE = 300  # characters of a message; input echoed in it may be far longer
+
+
+def printable(text: str) -> str:
+    """One line of reasonable length: control characters escaped, long text cut."""
+    if text.isprintable() and len(text) <= MAX_MESSAGE:
+        return text
+    clean = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: MAX_MESSAGE + 1])
+    return clean if len(clean) <= MAX_MESSAGE else clean[: MAX_MESSAGE - 3] + "..."
 
 
 class CritterError(Exception):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import did_you_mean
+from ..errors import EvaluationError, did_you_mean
 from . import nodes as n
 from . import types as t
 from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, RANKING
@@ -166,7 +166,7 @@ class _Compiler:
 
         def loop(f: Frame) -> None:
             slots = f.slots
-            for item in source(f):
+            for item in _spend(f, source(f)):
                 slots[slot] = item
                 body(f)
 
@@ -390,13 +390,27 @@ class _Compiler:
         return t.BOOL, lambda f: not operand(f)
 
 
+STEP_BUDGET = 1_000_000  # loop steps all effects of one game may take together
+
+
+def _spend(f: Frame, items: Any) -> Any:
+    """Charge a loop's items to the game's budget, so nested loops cannot run for hours."""
+    game = f.game
+    game.steps += len(items)
+    if game.steps > STEP_BUDGET:
+        raise EvaluationError(
+            f"{f.card.path}: card '{f.card.id}' at stage '{f.stage}': effects took more than {STEP_BUDGET:,} loop steps"
+        )
+    return items
+
+
 def _aggregate(
     func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, cond: Fn | None, slot: int
 ) -> tuple[str, Fn]:
     def values(f: Frame) -> list[Any]:
         slots = f.slots
         out = []
-        for item in source(f):
+        for item in _spend(f, source(f)):
             slots[slot] = item
             if cond is None or cond(f):
                 out.append(elem(f))
@@ -421,7 +435,7 @@ def _aggregate(
     def ranked(f: Frame) -> Ranked:
         slots = f.slots
         scored = []
-        for item in source(f):
+        for item in _spend(f, source(f)):
             slots[slot] = item
             if cond is None or cond(f):
                 scored.append((elem(f), item))

@@ -12,12 +12,13 @@ from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .. import cache
 from . import nodes as n
 
 MAX_DEPTH = 40  # how deeply expressions and blocks may nest
+MAX_DIGITS = 12  # longest number literal
 CACHE_FORMAT = 2  # bump when what the parser cache stores changes
 
 Locate = n.Locate
@@ -139,17 +140,48 @@ def _parse(text: str, start: str, locate: Locate) -> n.Node:
         if isinstance(e.orig_exc, SyntaxProblem):
             raise e.orig_exc from None
         raise
+    except DedentError:
+        line = _bad_dedent(text)
+        fline, fcol = locate(line, 1)
+        raise SyntaxProblem("this line's indentation matches no enclosing block", fline, fcol) from None
     finally:
         _BUILDER.locate, _BUILDER.depths = saved
+
+
+def _bad_dedent(text: str) -> int:
+    """The line whose indentation returns to no level an enclosing block used."""
+    levels = [0]
+    for number, line in enumerate(text.split("\n"), start=1):
+        code = line.split("#", 1)[0]
+        if not code.strip():
+            continue
+        indent = len(code) - len(code.lstrip(" \t"))
+        if indent > levels[-1]:
+            levels.append(indent)
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return number
+    return 1
 
 
 def _check_parentheses(text: str, locate: Locate) -> None:
     """Refuse deep parentheses before parsing, so that no parser or tree walk recurses deeply."""
     depth, line, col = 0, 1, 0
+    quoted = commented = False
     for ch in text:
         col += 1
         if ch == "\n":
             line, col = line + 1, 0
+            quoted = commented = False
+        elif commented:
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "#":
+            commented = True
         elif ch == "(":
             depth += 1
             if depth > MAX_DEPTH:
@@ -296,6 +328,7 @@ class _ToAst(Transformer[Token, n.Node]):
 
     def not_(self, c: list[Any]) -> n.Not:
         op, operand = c
+        self.check_depth((operand,), self.p(op))
         return n.Not(self.p(op), operand)
 
     def compare(self, c: list[Any]) -> n.Compare:
@@ -317,10 +350,14 @@ class _ToAst(Transformer[Token, n.Node]):
 
     def neg(self, c: list[Any]) -> n.Neg:
         op, operand = c
+        self.check_depth((operand,), self.p(op))
         return n.Neg(self.p(op), operand)
 
     def number(self, c: list[Any]) -> n.Number:
         (token,) = c
+        if len(token) > MAX_DIGITS:
+            pos = self.p(token)
+            raise SyntaxProblem(f"number too large: at most {MAX_DIGITS} digits", pos.line, pos.column, pos.width)
         return n.Number(self.p(token), int(token))
 
     def name(self, c: list[Any]) -> n.Name:

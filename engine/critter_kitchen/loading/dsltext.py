@@ -15,6 +15,8 @@ def locator(doc: Document, path: Path) -> Locate:
         indent = len(first) - len(first.lstrip(" "))
         return lambda line, col: (m.line + line, indent + col)
     quote = 1 if m.style in ("'", '"') else 0
+    if m.end_line > m.line:  # plain or quoted text folded from several lines: columns do not map
+        return lambda line, col: (m.line, m.column + quote)
     return lambda line, col: (m.line + line - 1, m.column + quote + col - 1 if line == 1 else col)
 
 

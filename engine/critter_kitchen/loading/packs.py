@@ -19,9 +19,11 @@ from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Sta
 from . import schema
 from .dsltext import excerpt, locator
 from .paths import base_pack
+from .records import ENGINE_PARAMETERS
 from .yamlpos import Document, parse, read_text
 
 RULES_KIND = "rules"
+MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
 CARD_SUFFIXES = (".yaml", ".yml")
 PARAM_TYPES = {
     "int": t.INT,
@@ -235,6 +237,8 @@ class _Loader:
         rules = [(p, d) for p, d in kinds if d.data.get("kind") == RULES_KIND]
         for pack, doc in rules:
             self.read_rules(pack, doc)
+        if rules:
+            self.check_engine_parameters(rules[0][1])
         for pack, doc in kinds:
             if doc.data.get("kind") != RULES_KIND:
                 self.read_card(pack, doc)
@@ -326,6 +330,15 @@ class _Loader:
                 rs.tiebreaks.append(TieBreak(spec["label"], ast))
         if "priority_label" in data:
             rs.priority_label = data["priority_label"]
+
+    def check_engine_parameters(self, doc: Document) -> None:
+        """Every parameter the engine reads must be declared, with its type, by the rules."""
+        for name, typ in ENGINE_PARAMETERS.items():
+            declared = self.ruleset.parameters.get(name)
+            if declared is None:
+                self.at(doc, (), f"the rules declare no parameter '{name}' ({typ}), which scoring needs", "CK206")
+            elif declared.type != PARAM_TYPES[typ]:
+                self.at(doc, ("parameters", name), f"parameter '{name}' must be {typ}, not {declared.type}", "CK206")
 
     def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> str:
         """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack."""
@@ -570,11 +583,16 @@ def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
 
     if typ == t.INT and not is_int(value):
         return f"expected a whole number, got {value!r}"
+    if typ == t.INT and abs(value) > MAX_PARAMETER:
+        return f"expected a whole number of at most {MAX_PARAMETER}"
     if typ == t.BOOL and not isinstance(value, bool):
         return f"expected true or false, got {value!r}"
     if typ == t.TEXT and not isinstance(value, str):
         return f"expected text, got {value!r}"
     if typ == t.BANDS:
+        numbers = [x for b in value if isinstance(b, list) for x in b] if isinstance(value, list) else []
+        if any(is_int(x) and abs(x) > MAX_PARAMETER for x in numbers):
+            return f"band numbers are at most {MAX_PARAMETER}"
         if not (
             isinstance(value, list)
             and value
@@ -586,6 +604,8 @@ def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
             return "band minimums must rise strictly"
     if typ == t.TABLE and not (isinstance(value, dict) and all(map(is_int, value.values()))):
         return "expected a table of names to whole numbers"
+    if typ == t.TABLE and any(abs(v) > MAX_PARAMETER for v in value.values()):
+        return f"table numbers are at most {MAX_PARAMETER}"
     if typ.startswith("list[") and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         return "expected a list of names"
     if typ == t.list_of(t.INGREDIENT):

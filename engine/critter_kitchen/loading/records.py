@@ -14,6 +14,7 @@ from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.ruleset import Card, Ruleset
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
+MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
 MAX_NAME = 100
 CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by round
 TOP_KEYS = ("players", "cards", "challenge_meals", "critic_meals")
@@ -46,6 +47,32 @@ class _Where:
             elif part != "":
                 text += f".{part}" if text else part
         return text or "record"
+
+
+# The rule parameters this reader (and the scoring engine) read: every ruleset must
+# declare them, with these types; packs.py checks that when the rules load.
+ENGINE_PARAMETERS: dict[str, str] = {
+    "min_players": "int",
+    "max_players": "int",
+    "min_automated": "int",
+    "max_automated": "int",
+    "challenge_rounds": "list[round]",
+    "challenges_per_round": "int",
+    "hold_covers_last": "bool",
+    "token_values": "table",
+    "tokens_per_missing_type": "int",
+    "min_real_ingredients": "int",
+    "only_listed_types": "bool",
+    "wild_spice": "text",
+    "spice_factor": "int",
+    "spices_per_ingredient": "int",
+    "course_types": "list[ingredient]",
+    "course_spice_factor": "int",
+    "spices_per_course": "int",
+    "tokens_fill_courses": "bool",
+    "refrigeration_limits": "table",
+    "friendly_ties": "bool",
+}
 
 
 def _is_int(v: Any) -> bool:
@@ -92,7 +119,9 @@ def _plain_course(item: Any, kind: str, wild: str, limit: int, factor: int) -> C
     if type(value) is not int or not 0 < value <= MAX_VALUE:
         return None
     spices = _plain_spices(item.get("spice"), kind, wild, limit)
-    return Course(kind, value, spices, None, value * factor ** len(spices)) if spices is not None else None
+    if spices is None:
+        return None
+    return Course(kind, value, spices, None, min(value * factor ** len(spices), MAX_QUALITY))
 
 
 def _plain_spices(spice: Any, kind: str, wild: str, limit: int) -> tuple[str, ...] | None:
@@ -257,7 +286,10 @@ class RecordReader:
             if scope != "players":
                 continue
             for i, entry in enumerate(items if isinstance(items, list) else []):
-                if not isinstance(entry, dict) or field not in entry or entry.get("name") not in by_name:
+                if not isinstance(entry, dict):
+                    continue
+                name = entry.get("name")
+                if field not in entry or not isinstance(name, str) or name not in by_name:
                     continue
                 where = _Where("players") / i / field
                 value = entry[field]
@@ -483,7 +515,7 @@ class RecordReader:
         factor = params["spice_factor"]
         quality = sum(i.value * factor ** len(i.spices) for i in ingredients)
         quality += sum(n * params["token_values"][k] for k, n in tokens.items())
-        return Meal(rnd, card, player, tuple(ingredients), tokens, quality)
+        return Meal(rnd, card, player, tuple(ingredients), tokens, min(quality, MAX_QUALITY))
 
     def legal_meal(
         self,
@@ -569,7 +601,7 @@ class RecordReader:
         spices = self.spices(params, kind, entry.get("spice"), params["spices_per_course"], where / "spice")
         if val is None or spices is None:
             return None
-        return Course(kind, val, spices, None, val * params["course_spice_factor"] ** len(spices))
+        return Course(kind, val, spices, None, min(val * params["course_spice_factor"] ** len(spices), MAX_QUALITY))
 
 
 def read_record(ruleset: Ruleset, data: Any, source: str) -> Game:

@@ -93,10 +93,25 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
         return [(f"{where}{error.schema['x-error']}", path, False)]
     if v == "pattern" and "description" in error.schema:
         return [(f"{where}{_short(error.instance)} is not valid: {error.schema['description']}", path, False)]
+    if v in _LIMITS:
+        return [(f"{where}{_LIMITS[v].format(error.validator_value)}", path, False)]
+    if v in ("minimum", "maximum"):
+        side = "at least" if v == "minimum" else "at most"
+        return [(f"{where}{_short(error.instance)} is not {side} {error.validator_value}", path, False)]
     if v in ("anyOf", "oneOf") and error.context:
         best = min(error.context, key=lambda e: len(list(e.absolute_path)))
         return _explain(best, (*path, *best.relative_path))
     return [(f"{where}{error.message}", path, False)]
+
+
+# Messages for size limits; jsonschema's own would repeat the whole offending value.
+_LIMITS = {
+    "maxLength": "longer than {} characters",
+    "minLength": "shorter than {} character(s)",
+    "maxItems": "more than {} items",
+    "minItems": "fewer than {} item(s)",
+    "maxProperties": "more than {} keys",
+}
 
 
 def _short(value: Any) -> str:

@@ -39,6 +39,7 @@ class Mark:
     line: int  # 1-based
     column: int  # 1-based
     style: str | None = None  # YAML scalar style: None (plain), "'", '"', "|" or ">"
+    end_line: int = 0  # where the value ends (1-based), for text that spans lines
 
 
 @dataclass
@@ -90,8 +91,14 @@ def parse(path: str, text: str) -> Document:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = e.problem or e.context or "syntax error"
         raise InputError([Problem(path, line, col, f"YAML syntax error: {what}", "CK002")]) from None
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1
+        col = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        what = f"unacceptable character #x{ord(e.character) if isinstance(e.character, str) else e.character:04x}"
+        raise InputError([Problem(path, line, col, f"YAML syntax error: {what}: {e.reason}", "CK002")]) from None
     except yaml.YAMLError as e:
-        raise InputError([Problem(path, 1, 1, f"YAML syntax error: {e}", "CK002")]) from None
+        first = str(e).splitlines()[0] if str(e) else "syntax error"
+        raise InputError([Problem(path, 1, 1, f"YAML syntax error: {first}", "CK002")]) from None
     except RecursionError:
         raise InputError([Problem(path, 1, 1, "nesting is too deep", "CK005")]) from None
     finally:
@@ -112,7 +119,7 @@ def _tag(node: yaml.Node) -> str:
 
 def _mark(node: yaml.Node) -> Mark:
     style = getattr(node, "style", None)
-    return Mark(node.start_mark.line + 1, node.start_mark.column + 1, style)
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1, style, node.end_mark.line + 1)
 
 
 class _Builder:
@@ -143,6 +150,8 @@ class _Builder:
                 self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
                 return None
             return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            return str(node.value)  # a date-like value such as 2024-01-01 is read as text
         if node.tag not in _SCALAR_TAGS:
             self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
             return None
