@@ -249,3 +249,33 @@ def test_removing_a_stage_also_silences_the_cards_hooked_to_it():
     assert any(a["stage"] == "critic.most_soup" and a["card"] == "madame-bouillon" for a in base["awards"])
     assert [a for a in removed["awards"] if a["stage"] != "critic.most_soup"] == removed["awards"]
     assert [a for a in base["awards"] if a["stage"] != "critic.most_soup"] == removed["awards"]
+
+
+def test_a_pack_may_change_the_score_track(tmp_path):
+    from critter_kitchen import load_ruleset, result_json, score_record
+    from critter_kitchen.loading.yamlpos import parse
+
+    pack = tmp_path / "short-track"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: short-track\nname: Short track\n", "utf-8")
+    (pack / "rules.yaml").write_text(
+        "id: short-track-rules\nkind: rules\nname: Short track\nparameters:\n"
+        "  track_length: {value: 30}\n  score_track: {value: [[0, 0], [15, 2]]}\n",
+        "utf-8",
+    )
+    path = ROOT / "examples" / "two-players.yaml"
+    record = parse(str(path), path.read_text("utf-8")).data
+
+    def final_stars(rules):
+        awards = result_json(score_record(record, rules))["awards"]
+        return {a["player"]: a["stars"] for a in awards if a["stage"] == "critic.final_quality"}
+
+    short = final_stars(load_ruleset([pack]))
+    assert short != final_stars(load_ruleset())
+    for name, stars in short.items():
+        quality = next(
+            s["critic_quality"]
+            for s in result_json(score_record(record, load_ruleset([pack])))["standings"]
+            if s["name"] == name
+        )
+        assert stars == quality // 30 * 10 + (2 if quality % 30 >= 15 else 0)

@@ -192,6 +192,34 @@ def attach_code(rs: Ruleset) -> None:
                 effect.code = compile_program(effect.ast, own)[0]
 
 
+def _requirements(dirs: list[FsPath]) -> dict[str, tuple[str, ...]]:
+    """Pack id -> the ids it requires, for every pack about to load (unreadable ones left out)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for folder in dirs:
+        try:
+            data = read_document(folder / "pack.yaml").data
+        except InputError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            requires = data.get("requires")
+            out[data["id"]] = tuple(r for r in requires if isinstance(r, str)) if isinstance(requires, list) else ()
+    return out
+
+
+def _path_back(start: str, goal: str, requirements: dict[str, tuple[str, ...]]) -> list[str]:
+    """A chain of requirements from ``start`` to ``goal`` (both included), or [] if none."""
+    todo, seen = [[start]], {start}
+    while todo:
+        chain = todo.pop()
+        for nxt in requirements.get(chain[-1], ()):
+            if nxt == goal:
+                return [*chain, nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append([*chain, nxt])
+    return []
+
+
 def card_files(folder: FsPath) -> list[FsPath]:
     """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
     nested = {p.parent for p in folder.rglob("pack.yaml") if p.parent != folder}
@@ -209,6 +237,7 @@ def card_files(folder: FsPath) -> list[FsPath]:
 class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.requirements: dict[str, tuple[str, ...]] = {}
         self.ruleset = Ruleset(rules_kind=RULES_KIND)
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
@@ -223,6 +252,7 @@ class _Loader:
 
     def load(self, dirs: list[FsPath]) -> Ruleset:
         docs: list[tuple[Pack, Document]] = []
+        self.requirements = _requirements(dirs)
         for folder in dirs:
             pack = self.read_pack(folder)
             if pack is None:
@@ -277,11 +307,18 @@ class _Loader:
             return None
         for i, req in enumerate(pack.requires):
             if req not in loaded:
-                hint = "; load it first with --pack" if req != pack.id else ""
-                self.at(
-                    doc, ("requires", i), f"pack '{pack.id}' requires pack '{req}', which is not loaded{hint}", "CK104"
-                )
+                self.at(doc, ("requires", i), self.missing_requirement(pack.id, req), "CK104")
         return pack
+
+    def missing_requirement(self, pack: str, req: str) -> str:
+        if req == pack:
+            return f"pack '{pack}' requires itself"
+        if req not in self.requirements:
+            return f"pack '{pack}' requires pack '{req}', which is not loaded; load it first with --pack"
+        cycle = _path_back(req, pack, self.requirements)
+        if cycle:
+            return f"packs require each other in a cycle: {' -> '.join([pack, *cycle])}"
+        return f"pack '{pack}' requires pack '{req}', which is loaded after it; load '{req}' first"
 
     # rules cards
 
