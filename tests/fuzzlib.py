@@ -480,17 +480,22 @@ def _pack_paths(folder: str) -> list[str]:
 def run_card(workdir: Path, which: str, raw: bytes, seconds: float = 10.0) -> list[str]:
     """Validate a fuzzed card (and score a game with it in play when it loads); return the failures."""
     if which == "card":
-        pack = workdir / "pack"
-        pack.mkdir(exist_ok=True)
-        (pack / "pack.yaml").write_text(PACK_YAML, "utf-8")
-        (pack / "card.yaml").write_bytes(raw)
-        argv = ["validate", "pack"]
-        outcome = run_main(argv, seconds)
-        found = [f"{' '.join(argv)}: {p}" for p in check(outcome, _pack_paths("pack"), command="validate")]
-        if outcome.status == 0:
-            found += _score_with_pack(workdir, raw, seconds)
-        return found
+        return _validate_one_card_pack(workdir, raw, seconds)
     return run_base_file(workdir, which, raw, seconds)
+
+
+def _validate_one_card_pack(workdir: Path, raw: bytes, seconds: float) -> list[str]:
+    """Validate a pack holding ``raw`` as its only card; score a game with it when it loads."""
+    pack = workdir / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack.yaml").write_text(PACK_YAML, "utf-8")
+    (pack / "card.yaml").write_bytes(raw)
+    argv = ["validate", "pack"]
+    outcome = run_main(argv, seconds)
+    found = [f"{' '.join(argv)}: {p}" for p in check(outcome, _pack_paths("pack"), command="validate")]
+    if outcome.status == 0:
+        found += _score_with_pack(workdir, raw, seconds)
+    return found
 
 
 def base_copy(workdir: Path) -> Path:
@@ -624,17 +629,7 @@ def dsl_card(kind: str, text: str) -> str:
 
 def run_dsl(workdir: Path, kind: str, text: str, seconds: float = 10.0) -> list[str]:
     """Validate a one-card pack with ``text`` as an effect body; score a game with it when it loads."""
-    pack = workdir / "pack"
-    pack.mkdir(exist_ok=True)
-    (pack / "pack.yaml").write_text(PACK_YAML, "utf-8")
-    raw = dsl_card(kind, text).encode("utf-8", "surrogatepass")
-    (pack / "card.yaml").write_bytes(raw)
-    argv = ["validate", "pack"]
-    outcome = run_main(argv, seconds)
-    found = [f"{' '.join(argv)}: {p}" for p in check(outcome, _pack_paths("pack"), command="validate")]
-    if outcome.status == 0:
-        found += _score_with_pack(workdir, raw, seconds)
-    return found
+    return _validate_one_card_pack(workdir, dsl_card(kind, text).encode("utf-8", "surrogatepass"), seconds)
 
 
 # one entry point for every target
