@@ -27,8 +27,12 @@ def test_every_registry_entry_is_documented():
 def test_every_problem_code_has_a_real_example():
     from critter_kitchen.errors import CODES
 
+    sys.path.insert(0, str(ROOT / "tools"))
+    from update_readme import EXAMPLES
+
+    assert set(EXAMPLES) == set(CODES)
     corpus = "".join(p.read_text("utf-8") for p in (ROOT / "tests").rglob("*.expected"))
-    for code, (_, example) in CODES.items():
+    for code, example in EXAMPLES.items():
         assert example in corpus, code
     validate_corpus = "".join(
         p.read_text("utf-8") for p in (ROOT / "tests").rglob("*.expected") if "records" not in str(p)

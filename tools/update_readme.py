@@ -13,7 +13,30 @@ from pathlib import Path
 from critter_kitchen.dsl.reference import error_codes, markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-SECTIONS = {"dsl-reference": markdown, "error-codes": error_codes}
+# One real message per problem code; tests/test_readme.py finds each in the error corpora.
+EXAMPLES = {
+    "CK001": "file is not UTF-8 text",
+    "CK002": "YAML syntax error: did not find expected ',' or ']'",
+    "CK003": "duplicate key 'name' (first at line 3)",
+    "CK004": "unsupported YAML tag '!!python/name:os.system'",
+    "CK005": "more than 200000 values (alias expansion?)",
+    "CK101": "unknown key 'effect'; did you mean 'effects'?",
+    "CK102": "unknown card kind 'critc'; did you mean 'critic'?",
+    "CK103": "duplicate card id 'fish-fanatic' (also in cards/base/rumors/fish-fanatic.yaml:1)",
+    "CK104": "pack 'broken-requires' requires pack 'a-la-carte', which is not loaded; load it first with --pack",
+    "CK201": "unknown statement 'awrd'; did you mean 'award'?",
+    "CK202": "unknown function 'qualty'; did you mean 'quality'?",
+    "CK203": "expected a player, got a list of players",
+    "CK204": "unknown stage 'critic.best_courses'; did you mean 'critic.best_course'?",
+    "CK205": "stage 'critic.most_soup' is also replaced by card 'soup-a', and both can be in play",
+    "CK206": "unknown parameter 'spice_factr'; did you mean 'spice_factor'?",
+    "CK207": "unknown card 'fish-fanatik'; did you mean 'fish-fanatic'?",
+    "CK301": "unknown critic card 'no-such-critic'",
+    "CK302": "no required ingredient, only soup",
+    "CK303": "soup cannot fill a critic course",
+}
+
+SECTIONS = {"dsl-reference": markdown, "error-codes": lambda: error_codes(EXAMPLES)}
 
 
 def render(text: str) -> str:

@@ -42,10 +42,10 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def error_codes() -> str:
-    """The table of problem codes."""
+def error_codes(examples: dict[str, str]) -> str:
+    """The table of problem codes, with an example message for each."""
     from ..errors import CODES
 
     lines = ["| code | meaning | example |", "| --- | --- | --- |"]
-    lines += [f"| `{code}` | {meaning} | {example} |" for code, (meaning, example) in CODES.items()]
+    lines += [f"| `{code}` | {meaning} | {examples.get(code, '')} |" for code, meaning in CODES.items()]
     return "\n".join(lines) + "\n"
