@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .errors import CritterError, InputError, Problem, did_you_mean
+from .loading.files import load_data, parse_json
 from .loading.packs import load_ruleset, read_document
 from .loading.paths import base_pack
 from .loading.records import read_record
@@ -21,7 +22,7 @@ from .model.ruleset import Ruleset
 from .report.cards import card_json, card_text, listing_text
 from .report.json import result_json
 from .report.text import result_text
-from .stages.runner import score_game
+from .stages.runner import Result, score_game
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -130,39 +131,33 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _score_one(ruleset, inputs[0], args)
     status = EXIT_OK
     for item in inputs:
-        problems, output = _score(ruleset, item)
-        if problems:
+        try:
+            result = _score(ruleset, item)
+        except InputError as e:
             status = EXIT_INVALID
-            line: dict[str, Any] = {"source": item.source, "errors": [p.format() for p in problems]}
-        else:
-            line = {"source": item.source, **(output or {})}
+            if args.format == "json":
+                errors = {"source": item.source, "errors": [p.format() for p in e.problems]}
+                print(json.dumps(errors, separators=(",", ":"), ensure_ascii=False))
+            else:
+                _report(e.problems, sys.stderr)
+            continue
         if args.format == "json":
-            print(json.dumps(line, separators=(",", ":"), ensure_ascii=False))
-        elif problems:
-            _report(problems, sys.stderr)
+            print(json.dumps({"source": item.source, **result_json(result)}, separators=(",", ":"), ensure_ascii=False))
         else:
             print(f"== {item.source}")
-            print(_text(ruleset, item, args))
+            print(result_text(result, explain=args.explain))
     return status
 
 
-def _score(ruleset: Ruleset, item: _Input) -> tuple[Sequence[Problem], dict[str, Any] | None]:
+def _score(ruleset: Ruleset, item: _Input) -> Result:
+    """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
-        return item.problems, None
-    try:
-        return (), result_json(score_game(read_record(ruleset, item.data, item.source), item.source))
-    except InputError as e:
-        return e.problems, None
-
-
-def _text(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> str:
-    return result_text(score_game(read_record(ruleset, item.data, item.source), item.source), explain=args.explain)
+        raise InputError(list(item.problems))
+    return score_game(read_record(ruleset, item.data, item.source), item.source)
 
 
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
-    if item.problems:
-        raise InputError(list(item.problems))
-    result = score_game(read_record(ruleset, item.data, item.source), item.source)
+    result = _score(ruleset, item)
     if args.format == "json":
         print(json.dumps(result_json(result), indent=2, ensure_ascii=False))
     else:
@@ -181,51 +176,6 @@ def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
             yield _Input(name, problems=e.problems)
 
 
-def load_data(path: Path, shown: str) -> Any:
-    """A record file's data: JSON files through the JSON reader, anything else as YAML."""
-    if path.suffix == ".json":
-        try:
-            raw = path.read_bytes()
-        except OSError as e:
-            raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
-        return _json(shown, read_text(shown, raw))
-    return read_document(path, shown).data
-
-
-def _json(source: str, text: str) -> Any:
-    """JSON text to data: duplicate keys and oversized numbers are refused, as in YAML.
-
-    Deep nesting needs no limit of its own here: the reader walks only the record's known
-    shape, and nesting past the interpreter's limit is caught below.
-    """
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as e:
-        raise InputError([Problem(source, e.lineno, e.colno, f"JSON syntax error: {e.msg}", "CK002")]) from None
-    except _DuplicateKey as e:
-        raise InputError([Problem(source, 0, 0, f"duplicate key '{e.key}'", "CK003")]) from None
-    except ValueError:  # an integer past Python's digit limit
-        raise InputError([Problem(source, 0, 0, "a number has too many digits", "CK005")]) from None
-    except RecursionError:
-        raise InputError([Problem(source, 1, 1, "nesting is too deep", "CK005")]) from None
-
-
-class _DuplicateKey(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) < len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return out
-
-
 def _read_stdin() -> Iterator[_Input]:
     raw = sys.stdin.buffer.read()
     try:
@@ -238,7 +188,7 @@ def _read_stdin() -> Iterator[_Input]:
         for number, line in lines:
             source = f"-:{number}"
             try:
-                yield _Input(source, _json(source, read_text(source, line.encode())))
+                yield _Input(source, parse_json(source, read_text(source, line.encode())))
             except InputError as e:
                 yield _Input(source, problems=e.problems)
         return
