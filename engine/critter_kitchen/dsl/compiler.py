@@ -260,12 +260,12 @@ class _Compiler:
         if name not in values:
             code = "CK207" if domain == t.CARD else "CK202"
             return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", code)
-        return domain, lambda f: name
+        return domain, _constant(name)
 
     def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Fn]:
         if e.name in scope:
             slot, typ = scope[e.name]
-            return typ, lambda f: f.slots[slot]
+            return typ, _slot_reader(slot)
         if e.name in CONSTANTS:
             typ, value, _ = CONSTANTS[e.name]
             return typ, _constant(value)
@@ -309,16 +309,7 @@ class _Compiler:
             want = ", ".join(f"{p}: {typ}" for p, typ in fn.params)
             return self.error(e.pos, f"'{e.func}' takes {len(fn.params)} argument(s) ({want}), got {len(e.args)}")
         args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False)]
-        impl = fn.impl
-        if not args:
-            return fn.returns, lambda f: impl(f)
-        if len(args) == 1:
-            a0 = args[0]
-            return fn.returns, lambda f: impl(f, a0(f))
-        if len(args) == 2:
-            a0, a1 = args
-            return fn.returns, lambda f: impl(f, a0(f), a1(f))
-        return fn.returns, lambda f: impl(f, *[a(f) for a in args])
+        return fn.returns, _call(fn.impl, args)
 
     def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Fn]:
         agg = AGGREGATES.get(e.func)
@@ -450,7 +441,41 @@ def _aggregate(
 
 
 def _constant(value: Any) -> Fn:
-    return lambda f: value
+    def constant(f: Frame) -> Any:
+        return value
+
+    constant.value = value  # type: ignore[attr-defined]
+    return constant
+
+
+def _slot_reader(slot: int) -> Fn:
+    def read(f: Frame) -> Any:
+        return f.slots[slot]
+
+    read.slot = slot  # type: ignore[attr-defined]
+    return read
+
+
+def _call(impl: Callable[..., Any], args: list[Fn]) -> Fn:
+    """A call of a registry function; arguments that are variables or constants are read
+    in place, which spares a closure call each (most calls look like ``quality(p, t)``)."""
+    if not args:
+        return lambda f: impl(f)
+    slots = [getattr(a, "slot", None) for a in args]
+    if len(args) == 1:
+        (a0,), (i,) = args, slots
+        if i is not None:
+            return lambda f: impl(f, f.slots[i])
+        return lambda f: impl(f, a0(f))
+    if len(args) == 2:
+        (a0, a1), (i, j) = args, slots
+        if i is not None and j is not None:
+            return lambda f: impl(f, f.slots[i], f.slots[j])
+        if i is not None and hasattr(a1, "value"):
+            c = a1.value
+            return lambda f: impl(f, f.slots[i], c)
+        return lambda f: impl(f, a0(f), a1(f))
+    return lambda f: impl(f, *[a(f) for a in args])
 
 
 def _shown(fn: Fn) -> Fn:

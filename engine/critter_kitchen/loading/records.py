@@ -551,29 +551,29 @@ class RecordReader:
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
         data = self.mapping(value, where) or {}
+        order = {k: i for i, k in enumerate(self.rs.ingredient_types)}
         for name, meal in data.items():
-            player = self.scored_player(game, name, where / name)
+            at = where / name
+            player = self.scored_player(game, name, at)
             if player is None:
                 continue
-            entry = self.mapping(meal, where / name)
+            entry = self.mapping(meal, at)
             if entry is None:
                 continue
             params = self.params_for(game, player)
-            player.tokens = self.tokens(entry, params, "courses", where / name)
-            courses = self.mapping(entry.get("courses", {}), where / name / "courses") or {}
+            player.tokens = self.tokens(entry, params, "courses", at)
+            courses = self.mapping(entry.get("courses", {}), at / "courses") or {}
+            kinds, wild = params["course_types"], params["wild_spice"]
+            limit, factor = params["spices_per_course"], params["course_spice_factor"]
             for kind, course in courses.items():
-                built = self.course(params, kind, course, where / name / "courses" / kind)
+                built = _plain_course(course, kind, wild, limit, factor) if kind in kinds else None
+                if built is None:  # not plainly well formed: the detailed checks say why
+                    built = self.course(params, kind, course, at / "courses" / kind)
                 if built is not None:
                     player.courses[kind] = built
-            order = {k: i for i, k in enumerate(self.rs.ingredient_types)}
             player.courses = dict(sorted(player.courses.items(), key=lambda kv: order[kv[0]]))
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
-        if kind in params["course_types"]:
-            limit, factor = params["spices_per_course"], params["course_spice_factor"]
-            plain = _plain_course(value, kind, params["wild_spice"], limit, factor)
-            if plain is not None:
-                return plain
         if kind not in params["course_types"]:
             self.fail(where, f"unknown course '{kind}'{did_you_mean(kind, params['course_types'])}", "CK303")
             return None
