@@ -461,21 +461,30 @@ def _call(impl: Callable[..., Any], args: list[Fn]) -> Fn:
     in place, which spares a closure call each (most calls look like ``quality(p, t)``)."""
     if not args:
         return lambda f: impl(f)
-    slots = [getattr(a, "slot", None) for a in args]
+    slots: list[int | None] = [getattr(a, "slot", None) for a in args]
     if len(args) == 1:
         (a0,), (i,) = args, slots
-        if i is not None:
-            return lambda f: impl(f, f.slots[i])
-        return lambda f: impl(f, a0(f))
+        return _call_slot(impl, i) if i is not None else lambda f: impl(f, a0(f))
     if len(args) == 2:
         (a0, a1), (i, j) = args, slots
         if i is not None and j is not None:
-            return lambda f: impl(f, f.slots[i], f.slots[j])
+            return _call_slots(impl, i, j)
         if i is not None and hasattr(a1, "value"):
-            c = a1.value
-            return lambda f: impl(f, f.slots[i], c)
+            return _call_slot_constant(impl, i, a1.value)
         return lambda f: impl(f, a0(f), a1(f))
     return lambda f: impl(f, *[a(f) for a in args])
+
+
+def _call_slot(impl: Callable[..., Any], i: int) -> Fn:
+    return lambda f: impl(f, f.slots[i])
+
+
+def _call_slots(impl: Callable[..., Any], i: int, j: int) -> Fn:
+    return lambda f: impl(f, f.slots[i], f.slots[j])
+
+
+def _call_slot_constant(impl: Callable[..., Any], i: int, c: Any) -> Fn:
+    return lambda f: impl(f, f.slots[i], c)
 
 
 def _shown(fn: Fn) -> Fn:
