@@ -133,9 +133,7 @@ def _spiced(f: Any, p: Any, kind: str) -> bool:
     "{p}'s total critic quality",
 )
 def _total_quality(f: Any, p: Any) -> int:
-    if p.fixed_quality is not None:
-        return p.fixed_quality  # type: ignore[no-any-return]
-    return sum(c.quality for c in p.courses.values())
+    return p.critic_quality()  # type: ignore[no-any-return]
 
 
 @_fn(

@@ -59,6 +59,12 @@ class Player:
         self.stars = 0
         self.stage_stars: dict[str, int] = {}
 
+    def critic_quality(self) -> int:
+        """The critic score track position: the course qualities now, or a rival's given one."""
+        if self.fixed_quality is not None:
+            return self.fixed_quality
+        return sum(c.quality for c in self.courses.values())
+
     def __repr__(self) -> str:
         return f"Player({self.name!r})"
 

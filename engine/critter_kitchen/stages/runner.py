@@ -73,12 +73,6 @@ def run_stages(game: Game, source: str = "") -> None:
             _run(code, game, card, stage.name, owner)
 
 
-def critic_quality(player: Player) -> int:
-    if player.fixed_quality is not None:
-        return player.fixed_quality
-    return sum(c.quality for c in player.courses.values())
-
-
 def rank(game: Game) -> tuple[list[Standing], str]:
     """Order the players by the ruleset's tie-breaks, then priority; say what decided first place."""
     rules_card = game.ruleset.rules_cards[0]
@@ -93,7 +87,7 @@ def rank(game: Game) -> tuple[list[Standing], str]:
             values.append(tb.code.run(frame))
         keys[p.name] = (*values, -p.index)
     order = sorted(everyone, key=lambda p: keys[p.name], reverse=True)
-    standings = [Standing(i + 1, p, p.stars, critic_quality(p)) for i, p in enumerate(order)]
+    standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
     first, second = keys[order[0].name], keys[order[1].name]
