@@ -1,48 +1,25 @@
-"""Type-check the syntax tree and turn it into plain Python closures.
+"""Type-check the syntax tree and write it out as ops, from which closures are built.
 
-Scoring only ever calls these closures; no parse tree is walked at scoring time. The
-closures reach nothing but the game state handed to them in a :class:`Frame`.
+The checker walks the tree once, at load time, and reports every problem with its
+position. What it emits are ops: nested tuples of plain data that ``closures.py`` turns
+into the Python closures scoring calls. No parse tree is walked at scoring time.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import EvaluationError, did_you_mean
+from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
+from .closures import Compiled, bounded
 from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, RANKING
 
-Fn = Callable[["Frame"], Any]
-
-
-class Frame:
-    """What a running effect sees: the game, its card, its stage, its owner, its variables."""
-
-    __slots__ = ("game", "card", "stage", "owner", "slots")
-
-    def __init__(self, game: Any, card: Any, stage: str, owner: Any, size: int) -> None:
-        self.game = game
-        self.card = card
-        self.stage = stage
-        self.owner = owner
-        self.slots: list[Any] = [None] * size
-
-
-class Ranked(tuple):  # type: ignore[type-arg]
-    """The items that share the highest (or lowest) number, with that number."""
-
-    value: int | None = None
-
-
-@dataclass(frozen=True)
-class Compiled:
-    run: Fn
-    slots: int
-    type: str
+Op = tuple[Any, ...]
+NOTHING: Op = ("seq", ())  # what a statement with a problem compiles to; it never runs
+UNKNOWN: Op = ("const", None)  # likewise for an expression
 
 
 @dataclass(frozen=True)
@@ -64,7 +41,7 @@ class Vocabulary:
 def compile_program(program: n.Program, vocab: Vocabulary) -> tuple[Compiled, list[CompileProblem]]:
     c = _Compiler(vocab)
     body = c.block(program.body, {})
-    return Compiled(_sequence(body), c.slots, "none"), c.problems
+    return Compiled(body, c.slots, "none"), c.problems
 
 
 def compile_expr(
@@ -75,42 +52,8 @@ def compile_expr(
     scope = {}
     for name, typ in variables.items():
         scope[name] = (c.new_slot(), typ)
-    typ, fn = c.expr(expr, scope, expected)
-    return Compiled(fn, c.slots, typ), c.problems
-
-
-def _sequence(body: list[Fn]) -> Fn:
-    if len(body) == 1:
-        return body[0]
-    steps = tuple(body)
-
-    def run(f: Frame) -> None:
-        for step in steps:
-            step(f)
-
-    return run
-
-
-_ARITH: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": lambda a, b: a // b if b else 0,
-    "%": lambda a, b: a % b if b else 0,
-}
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
-MAX_INT = 10**12  # arithmetic results are kept within this bound
-
-
-def _bounded(x: int) -> int:
-    return MAX_INT if x > MAX_INT else -MAX_INT if x < -MAX_INT else x
+    typ, op = c.expr(expr, scope, expected)
+    return Compiled(op, c.slots, typ), c.problems
 
 
 Scope = dict[str, tuple[int, str]]
@@ -126,34 +69,30 @@ class _Compiler:
         self.slots += 1
         return self.slots - 1
 
-    def error(self, pos: n.Pos, message: str, code: str = "CK203") -> tuple[str, Fn]:
+    def error(self, pos: n.Pos, message: str, code: str = "CK203") -> tuple[str, Op]:
         self.problems.append(CompileProblem(pos, message, code))
-        return t.ERROR, lambda f: None
+        return t.ERROR, UNKNOWN
 
     # statements
 
-    def block(self, stmts: tuple[n.Stmt, ...], scope: Scope) -> list[Fn]:
+    def block(self, stmts: tuple[n.Stmt, ...], scope: Scope) -> Op:
         scope = dict(scope)
-        return [self.stmt(s, scope) for s in stmts]
+        return ("seq", tuple(self.stmt(s, scope) for s in stmts))
 
-    def stmt(self, s: n.Stmt, scope: Scope) -> Fn:
-        method: Callable[[Any, Scope], Fn] = getattr(self, "stmt_" + type(s).__name__.lower())
+    def stmt(self, s: n.Stmt, scope: Scope) -> Op:
+        method: Callable[[Any, Scope], Op] = getattr(self, "stmt_" + type(s).__name__.lower())
         return method(s, scope)
 
-    def stmt_pass(self, s: n.Pass, scope: Scope) -> Fn:
-        return lambda f: None
+    def stmt_pass(self, s: n.Pass, scope: Scope) -> Op:
+        return NOTHING
 
-    def stmt_let(self, s: n.Let, scope: Scope) -> Fn:
+    def stmt_let(self, s: n.Let, scope: Scope) -> Op:
         typ, value = self.expr(s.value, scope)
         slot = self.new_slot()
         scope[s.name] = (slot, typ)
+        return ("let", slot, value)
 
-        def let(f: Frame) -> None:
-            f.slots[slot] = value(f)
-
-        return let
-
-    def stmt_for(self, s: n.For, scope: Scope) -> Fn:
+    def stmt_for(self, s: n.For, scope: Scope) -> Op:
         src_type, source = self.expr(s.source, scope)
         item_type = t.element(src_type) or (t.ERROR if src_type == t.ERROR else None)
         if item_type is None:
@@ -162,119 +101,77 @@ class _Compiler:
         inner = dict(scope)
         slot = self.new_slot()
         inner[s.var] = (slot, item_type)
-        body = _sequence(self.block(s.body, inner))
+        return ("for", slot, source, self.block(s.body, inner))
 
-        def loop(f: Frame) -> None:
-            slots = f.slots
-            for item in _spend(f, source(f)):
-                slots[slot] = item
-                body(f)
-
-        return loop
-
-    def stmt_if(self, s: n.If, scope: Scope) -> Fn:
+    def stmt_if(self, s: n.If, scope: Scope) -> Op:
         _, cond = self.expr(s.condition, scope, t.BOOL)
-        then = _sequence(self.block(s.then, scope))
-        orelse = _sequence(self.block(s.orelse, scope)) if s.orelse else None
+        orelse = self.block(s.orelse, scope) if s.orelse else None
+        return ("if", cond, self.block(s.then, scope), orelse)
 
-        def branch(f: Frame) -> None:
-            if cond(f):
-                then(f)
-            elif orelse is not None:
-                orelse(f)
-
-        return branch
-
-    def stmt_modify(self, s: n.Modify, scope: Scope) -> Fn:
+    def stmt_modify(self, s: n.Modify, scope: Scope) -> Op:
         fn = FUNCTIONS.get(s.target.func)
         if fn is None:
             self.call(s.target, scope)  # reports the unknown function
-            return lambda f: None
+            return NOTHING
         if fn.setter is None:
             settable = sorted(f.name for f in FUNCTIONS.values() if f.setter)
             self.error(s.target.pos, f"'{s.op}' cannot change '{s.target.func}'; it can change: {', '.join(settable)}")
-            return lambda f: None
+            return NOTHING
         _, current = self.call(s.target, scope)
-        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(s.target.args, fn.params, strict=False)]
+        if current is UNKNOWN:  # a wrong argument count: the arguments may have problems of their own
+            for a, (_, typ) in zip(s.target.args, fn.params, strict=False):
+                self.expr(a, scope, typ)
         _, value = self.expr(s.value, scope, t.INT)
-        setter = fn.setter
-        combine: Callable[[int, int], int] = {
-            "set": lambda old, new: new,
-            "add": operator.add,
-            "multiply": operator.mul,
-        }[s.op]
+        return ("modify", s.target.func, s.op, current[2], value) if current is not UNKNOWN else NOTHING
 
-        def modify(f: Frame) -> None:
-            setter(f, _bounded(combine(current(f), value(f))), *[a(f) for a in args])
-
-        return modify
-
-    def stmt_award(self, s: n.Award, scope: Scope) -> Fn:
+    def stmt_award(self, s: n.Award, scope: Scope) -> Op:
         _, amount = self.expr(s.amount, scope, t.INT)
         target_type, target = self.expr(s.target, scope)
         if target_type not in (t.PLAYER, t.list_of(t.PLAYER), t.ERROR):
             self.error(s.target.pos, f"award goes to a player or a list of players, not {t.describe(target_type)}")
         reason = self.text(s.reason, scope) if s.reason is not None else None
-
-        def award(f: Frame) -> None:
-            stars = amount(f)
-            if stars <= 0:
-                return
-            who = target(f)
-            players = who if isinstance(who, tuple) else (who,)
-            if not players:
-                return
-            if isinstance(who, Ranked) and len(players) > 1 and not f.game.params.get("friendly_ties", True):
-                return  # the rules in force say a tie for the highest gives nobody the award
-            why = reason(f) if reason is not None else f.card.name
-            f.game.award_all(f, players, stars, why, getattr(who, "value", None))
-
-        return award
+        return ("award", amount, target, reason)
 
     # expressions
 
-    def expr(self, e: n.Expr, scope: Scope, expected: str | None = None) -> tuple[str, Fn]:
-        method: Callable[[Any, Scope, str | None], tuple[str, Fn]] = getattr(self, "expr_" + type(e).__name__.lower())
-        typ, fn = method(e, scope, expected)
+    def expr(self, e: n.Expr, scope: Scope, expected: str | None = None) -> tuple[str, Op]:
+        method: Callable[[Any, Scope, str | None], tuple[str, Op]] = getattr(self, "expr_" + type(e).__name__.lower())
+        typ, op = method(e, scope, expected)
         if expected is not None and not t.accepts(expected, typ):
             return self.error(e.pos, f"expected {t.describe(expected)}, got {t.describe(typ)}")
-        return typ, fn
+        return typ, op
 
-    def expr_number(self, e: n.Number, scope: Scope, expected: str | None) -> tuple[str, Fn]:
-        value = _bounded(e.value)
-        return t.INT, lambda f: value
+    def expr_number(self, e: n.Number, scope: Scope, expected: str | None) -> tuple[str, Op]:
+        return t.INT, ("const", bounded(e.value))
 
-    def expr_text(self, e: n.Text, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_text(self, e: n.Text, scope: Scope, expected: str | None) -> tuple[str, Op]:
         if expected in t.ENUMS and len(e.parts) <= 1 and all(isinstance(p, str) for p in e.parts):
             return self.enum_literal(e.pos, "".join(e.parts), expected)  # type: ignore[arg-type]
         return t.TEXT, self.text(e, scope)
 
-    def text(self, e: n.Text, scope: Scope) -> Fn:
-        pieces: list[Fn] = [
-            _constant(part) if isinstance(part, str) else _shown(self.expr(part, scope)[1]) for part in e.parts
-        ]
-        return lambda f: "".join(p(f) for p in pieces)
+    def text(self, e: n.Text, scope: Scope) -> Op:
+        parts = tuple(("const", p) if isinstance(p, str) else self.expr(p, scope)[1] for p in e.parts)
+        return ("text", parts)
 
-    def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Fn]:
+    def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Op]:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
             code = "CK207" if domain == t.CARD else "CK202"
             return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", code)
-        return domain, _constant(name)
+        return domain, ("const", name)
 
-    def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Op]:
         if e.name in scope:
             slot, typ = scope[e.name]
-            return typ, _slot_reader(slot)
+            return typ, ("slot", slot)
         if e.name in CONSTANTS:
             typ, value, _ = CONSTANTS[e.name]
-            return typ, _constant(value)
+            return typ, ("const", value)
         fn = FUNCTIONS.get(e.name)
         if fn is not None and not fn.params:
             return self.call(n.Call(e.pos, e.name, ()), scope)
         if e.name in self.vocab.params:
-            name = e.name
-            return self.vocab.params[name], lambda f: f.game.params[name]
+            return self.vocab.params[e.name], ("param", e.name)
         if expected in t.ENUMS:
             return self.enum_literal(e.pos, e.name, expected)
         # Card ids are quoted where a card is expected; elsewhere a bare name is never a card.
@@ -287,7 +184,7 @@ class _Compiler:
             known.extend(values)
         return self.error(e.pos, f"unknown name '{e.name}'{did_you_mean(e.name, known)}", "CK202")
 
-    def expr_call(self, e: n.Call, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_call(self, e: n.Call, scope: Scope, expected: str | None) -> tuple[str, Op]:
         if e.func in AGGREGATES:
             if len(e.args) != 1:
                 return self.error(e.pos, f"'{e.func}' takes one list, got {len(e.args)} arguments")
@@ -298,7 +195,7 @@ class _Compiler:
             return self.expr_comprehension(comp, scope, expected)
         return self.call(e, scope)
 
-    def call(self, e: n.Call, scope: Scope) -> tuple[str, Fn]:
+    def call(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
         fn = FUNCTIONS.get(e.func)
         if fn is None:
             names = [*FUNCTIONS, *AGGREGATES]
@@ -308,10 +205,10 @@ class _Compiler:
         if len(e.args) != len(fn.params):
             want = ", ".join(f"{p}: {typ}" for p, typ in fn.params)
             return self.error(e.pos, f"'{e.func}' takes {len(fn.params)} argument(s) ({want}), got {len(e.args)}")
-        args = [self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False)]
-        return fn.returns, _call(fn.impl, args)
+        args = tuple(self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False))
+        return fn.returns, ("call", e.func, args)
 
-    def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Op]:
         agg = AGGREGATES.get(e.func)
         if agg is None:
             return self.error(e.pos, f"unknown aggregate '{e.func}'{did_you_mean(e.func, list(AGGREGATES))}", "CK202")
@@ -326,19 +223,21 @@ class _Compiler:
         inner[e.var] = (slot, item_type)
         elem_type, elem = self.expr(e.element, inner, None if agg.element == t.ANY else agg.element)
         cond = self.expr(e.condition, inner, t.BOOL)[1] if e.condition is not None else None
-        return _aggregate(e.func, item_type, elem_type, source, elem, cond, slot)
+        returns = {"each": t.list_of(elem_type), "any": t.BOOL, "all": t.BOOL}.get(e.func, t.INT)
+        if e.func in RANKING:
+            returns = t.list_of(item_type)
+        return returns, ("agg", e.func, source, elem, cond, slot)
 
-    def expr_binop(self, e: n.BinOp, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_binop(self, e: n.BinOp, scope: Scope, expected: str | None) -> tuple[str, Op]:
         _, left = self.expr(e.left, scope, t.INT)
         _, right = self.expr(e.right, scope, t.INT)
-        op = _ARITH[e.op]
-        return t.INT, lambda f: _bounded(op(left(f), right(f)))
+        return t.INT, ("arith", e.op, left, right)
 
-    def expr_neg(self, e: n.Neg, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_neg(self, e: n.Neg, scope: Scope, expected: str | None) -> tuple[str, Op]:
         _, operand = self.expr(e.operand, scope, t.INT)
-        return t.INT, lambda f: -operand(f)
+        return t.INT, ("neg", operand)
 
-    def expr_compare(self, e: n.Compare, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_compare(self, e: n.Compare, scope: Scope, expected: str | None) -> tuple[str, Op]:
         if self.is_free_name(e.left, scope) and not self.is_free_name(e.right, scope):
             right_type, right = self.expr(e.right, scope)
             _, left = self.expr(e.left, scope, right_type)
@@ -348,8 +247,7 @@ class _Compiler:
             right_type = left_type
         if e.op not in ("==", "!=") and right_type not in (t.INT, t.ERROR):
             return self.error(e.pos, f"'{e.op}' compares numbers, not {t.describe(right_type)}")
-        op = _COMPARE[e.op]
-        return t.BOOL, lambda f: op(left(f), right(f))
+        return t.BOOL, ("cmp", e.op, left, right)
 
     def is_free_name(self, e: n.Expr, scope: Scope) -> bool:
         return (
@@ -359,141 +257,19 @@ class _Compiler:
             and e.name not in FUNCTIONS
         )
 
-    def expr_contains(self, e: n.Contains, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_contains(self, e: n.Contains, scope: Scope, expected: str | None) -> tuple[str, Op]:
         coll_type, coll = self.expr(e.collection, scope)
         item_type = t.element(coll_type)
         if item_type is None and coll_type != t.ERROR:
             return self.error(e.collection.pos, f"'in' needs a list, got {t.describe(coll_type)}")
         _, item = self.expr(e.item, scope, item_type)
-        if e.negated:
-            return t.BOOL, lambda f: item(f) not in coll(f)
-        return t.BOOL, lambda f: item(f) in coll(f)
+        return t.BOOL, ("in", item, coll, e.negated)
 
-    def expr_boolop(self, e: n.BoolOp, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_boolop(self, e: n.BoolOp, scope: Scope, expected: str | None) -> tuple[str, Op]:
         _, left = self.expr(e.left, scope, t.BOOL)
         _, right = self.expr(e.right, scope, t.BOOL)
-        if e.op == "and":
-            return t.BOOL, lambda f: bool(left(f) and right(f))
-        return t.BOOL, lambda f: bool(left(f) or right(f))
+        return t.BOOL, (e.op, left, right)
 
-    def expr_not(self, e: n.Not, scope: Scope, expected: str | None) -> tuple[str, Fn]:
+    def expr_not(self, e: n.Not, scope: Scope, expected: str | None) -> tuple[str, Op]:
         _, operand = self.expr(e.operand, scope, t.BOOL)
-        return t.BOOL, lambda f: not operand(f)
-
-
-STEP_BUDGET = 1_000_000  # loop steps all effects of one game may take together
-
-
-def _spend(f: Frame, items: Any) -> Any:
-    """Charge a loop's items to the game's budget, so nested loops cannot run for hours."""
-    game = f.game
-    game.steps += len(items)
-    if game.steps > STEP_BUDGET:
-        raise EvaluationError(
-            f"{f.card.path}: card '{f.card.id}' at stage '{f.stage}': effects took more than {STEP_BUDGET:,} loop steps"
-        )
-    return items
-
-
-def _aggregate(
-    func: str, item_type: str, elem_type: str, source: Fn, elem: Fn, cond: Fn | None, slot: int
-) -> tuple[str, Fn]:
-    def values(f: Frame) -> list[Any]:
-        slots = f.slots
-        out = []
-        for item in _spend(f, source(f)):
-            slots[slot] = item
-            if cond is None or cond(f):
-                out.append(elem(f))
-        return out
-
-    if func == "sum":
-        return t.INT, lambda f: _bounded(sum(values(f)))
-    if func == "count":
-        return t.INT, lambda f: len(values(f))
-    if func == "max":
-        return t.INT, lambda f: max(values(f), default=0)
-    if func == "min":
-        return t.INT, lambda f: min(values(f), default=0)
-    if func == "any":
-        return t.BOOL, lambda f: any(values(f))
-    if func == "all":
-        return t.BOOL, lambda f: all(values(f))
-    if func == "each":
-        return t.list_of(elem_type), lambda f: tuple(values(f))
-    best = max if func == "highest" else min
-
-    def ranked(f: Frame) -> Ranked:
-        slots = f.slots
-        scored = []
-        for item in _spend(f, source(f)):
-            slots[slot] = item
-            if cond is None or cond(f):
-                scored.append((elem(f), item))
-        if not scored:
-            return Ranked()
-        top = best(v for v, _ in scored)
-        result = Ranked(item for v, item in scored if v == top)
-        result.value = top
-        return result
-
-    return t.list_of(item_type), ranked
-
-
-def _constant(value: Any) -> Fn:
-    def constant(f: Frame) -> Any:
-        return value
-
-    constant.value = value  # type: ignore[attr-defined]
-    return constant
-
-
-def _slot_reader(slot: int) -> Fn:
-    def read(f: Frame) -> Any:
-        return f.slots[slot]
-
-    read.slot = slot  # type: ignore[attr-defined]
-    return read
-
-
-def _call(impl: Callable[..., Any], args: list[Fn]) -> Fn:
-    """A call of a registry function; arguments that are variables or constants are read
-    in place, which spares a closure call each (most calls look like ``quality(p, t)``)."""
-    if not args:
-        return lambda f: impl(f)
-    slots: list[int | None] = [getattr(a, "slot", None) for a in args]
-    if len(args) == 1:
-        (a0,), (i,) = args, slots
-        return _call_slot(impl, i) if i is not None else lambda f: impl(f, a0(f))
-    if len(args) == 2:
-        (a0, a1), (i, j) = args, slots
-        if i is not None and j is not None:
-            return _call_slots(impl, i, j)
-        if i is not None and hasattr(a1, "value"):
-            return _call_slot_constant(impl, i, a1.value)
-        return lambda f: impl(f, a0(f), a1(f))
-    return lambda f: impl(f, *[a(f) for a in args])
-
-
-def _call_slot(impl: Callable[..., Any], i: int) -> Fn:
-    return lambda f: impl(f, f.slots[i])
-
-
-def _call_slots(impl: Callable[..., Any], i: int, j: int) -> Fn:
-    return lambda f: impl(f, f.slots[i], f.slots[j])
-
-
-def _call_slot_constant(impl: Callable[..., Any], i: int, c: Any) -> Fn:
-    return lambda f: impl(f, f.slots[i], c)
-
-
-def _shown(fn: Fn) -> Fn:
-    return lambda f: _show(fn(f))
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, tuple):
-        return ", ".join(_show(v) for v in value)
-    return str(value)
+        return t.BOOL, ("not", operand)

@@ -12,7 +12,8 @@ from typing import Any
 
 from .. import cache
 from ..dsl import types as t
-from ..dsl.compiler import Compiled, CompileProblem, Vocabulary, compile_expr, compile_program
+from ..dsl.closures import Compiled
+from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.nodes import Pos
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
@@ -50,7 +51,6 @@ def load_ruleset(pack_dirs: Sequence[str | FsPath] = (), *, base: str | FsPath |
         ruleset, problems = hit
         if problems:
             raise InputError(problems)
-        attach_code(ruleset)
         return ruleset
     loader = _Loader()
     ruleset = loader.load(dirs)
@@ -63,9 +63,9 @@ def load_ruleset(pack_dirs: Sequence[str | FsPath] = (), *, base: str | FsPath |
 
 
 # The compiled-pack cache: one entry per set of loaded packs, keyed by the content of
-# every file read and by the engine itself. It holds the checked ruleset with its
-# syntax trees (closures are rebuilt on load, which is fast) and the problems found.
-CACHE_FORMAT = 1
+# every file read and by the engine itself. It holds the checked ruleset, whose compiled
+# programs keep their ops (closures are rebuilt from them on load), and the problems found.
+CACHE_FORMAT = 2
 
 
 def _cache_name(dirs: list[FsPath]) -> str | None:
@@ -110,24 +110,10 @@ def _from_cache(name: str) -> tuple[Ruleset, list[Problem]] | None:
 
 
 def _to_cache(name: str, ruleset: Ruleset, problems: list[Problem]) -> None:
-    codes = _detach_code(ruleset)
     try:
         cache.write(name, pickle.dumps((ruleset, problems), protocol=pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
-    finally:
-        for holder, code in codes:
-            holder.code = code
-
-
-def _detach_code(ruleset: Ruleset) -> list[tuple[Any, Any]]:
-    """Take the closures off (they cannot be pickled); returns what to put back."""
-    holders: list[Any] = [*ruleset.stages, *ruleset.tiebreaks]
-    holders += [e for c in ruleset.cards.values() for e in c.effects]
-    codes = [(h, h.code) for h in holders]
-    for h in holders:
-        h.code = None
-    return codes
 
 
 def read_document(path: FsPath, shown: str | None = None) -> Document:
@@ -175,21 +161,6 @@ def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
 def owns(rs: Ruleset, kind: str) -> bool:
     """Whether cards of ``kind`` belong to one player (so their effects may name ``owner``)."""
     return rs.card_kinds.get(kind, "").startswith("players.")
-
-
-def attach_code(rs: Ruleset) -> None:
-    """Compile every program of an already checked ruleset (one loaded from the cache)."""
-    shared = vocabulary(rs, owned=False)
-    for stage in rs.stages:
-        if stage.ast is not None:
-            stage.code = compile_program(stage.ast, shared)[0]
-    for tb in rs.tiebreaks:
-        tb.code = compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT)[0]
-    for card in rs.cards.values():
-        if card.effects:
-            own = vocabulary(rs, owned=owns(rs, card.kind))
-            for effect in card.effects:
-                effect.code = compile_program(effect.ast, own)[0]
 
 
 def _requirements(dirs: list[FsPath]) -> dict[str, tuple[str, ...]]:

@@ -127,7 +127,7 @@ class Game:
     table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
     rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
     awards: list[Award] = field(default_factory=list)
-    steps: int = 0  # loop steps effects have taken (see the budget in dsl/compiler.py)
+    steps: int = 0  # loop steps effects have taken (see the budget in dsl/closures.py)
     _groups: int = 0
 
     def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..dsl.nodes import Pos
 
 if TYPE_CHECKING:
-    from ..dsl.compiler import Compiled
+    from ..dsl.closures import Compiled
     from ..dsl.nodes import Expr, Program
 
 TIMINGS = ("before", "replace", "after")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dsl.compiler import Compiled, Frame
+from ..dsl.closures import Compiled, Frame
 from ..errors import EvaluationError, InputError, Problem
 from ..model.game import Award, Game, Player
 from ..model.ruleset import Card

@@ -1,0 +1,400 @@
+"""Plain Python closures built from a checked effect program.
+
+The compiler (``compiler.py``) checks a syntax tree and writes the program out as nested
+tuples of plain data, its *ops*: ``("call", "quality", (("slot", 0), ("const", "fish")))``.
+:func:`build` turns ops into closures; scoring only ever calls those closures. Ops can
+be pickled, so the pack cache keeps them and a cached ruleset needs neither the parser
+nor the type checker. This module imports nothing heavy for the same reason.
+
+Ops name registry functions, never Python: a card's text cannot reach anything but the
+registry and the game state handed to a closure in its :class:`Frame`.
+
+Common shapes get closures of their own (a registry call whose arguments are variables
+or constants, a comparison with a constant, an aggregate without a condition): each
+saves a closure call per step, and most effects are made of those shapes.
+"""
+
+from __future__ import annotations
+
+from operator import add, eq, ge, gt, le, lt, mul, ne, sub
+
+from ..errors import EvaluationError
+from .registry import FUNCTIONS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Fn = Callable[["Frame"], Any]
+    Op = tuple[Any, ...]
+
+STEP_BUDGET = 1_000_000  # loop steps all effects of one game may take together
+MAX_INT = 10**12  # arithmetic results are kept within this bound
+
+
+class Frame:
+    """What a running effect sees: the game, its card, its stage, its owner, its variables."""
+
+    __slots__ = ("game", "card", "stage", "owner", "slots")
+
+    def __init__(self, game: Any, card: Any, stage: str, owner: Any, size: int) -> None:
+        self.game = game
+        self.card = card
+        self.stage = stage
+        self.owner = owner
+        self.slots: list[Any] = [None] * size
+
+
+class Ranked(tuple):  # type: ignore[type-arg]
+    """The items that share the highest (or lowest) number, with that number."""
+
+    value: int | None = None
+
+
+class Compiled:
+    """A checked program: its ops, the variable slots it needs, its type, and its closure."""
+
+    __slots__ = ("ops", "slots", "type", "run")
+
+    def __init__(self, ops: Op, slots: int, type: str) -> None:
+        self.ops = ops
+        self.slots = slots
+        self.type = type
+        self.run: Fn = build(ops)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Compiled, (self.ops, self.slots, self.type)  # the closure is rebuilt on load
+
+
+def build(op: Op) -> Fn:
+    """The closure that runs ``op``."""
+    return _BUILDERS[op[0]](*op[1:])
+
+
+def bounded(x: int) -> int:
+    return MAX_INT if x > MAX_INT else -MAX_INT if x < -MAX_INT else x
+
+
+def spend(f: Frame, items: Any) -> Any:
+    """Charge a loop's items to the game's budget, so nested loops cannot run for hours."""
+    game = f.game
+    game.steps += len(items)
+    if game.steps > STEP_BUDGET:
+        raise EvaluationError(
+            f"{f.card.path}: card '{f.card.id}' at stage '{f.stage}': effects took more than {STEP_BUDGET:,} loop steps"
+        )
+    return items
+
+
+def show(value: Any) -> str:
+    """A value as text shown in an award reason."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(show(v) for v in value)
+    return str(value)
+
+
+# expressions
+
+
+def _const(value: Any) -> Fn:
+    return lambda f: value
+
+
+def _slot(i: int) -> Fn:
+    return lambda f: f.slots[i]
+
+
+def _param(name: str) -> Fn:
+    return lambda f: f.game.params[name]
+
+
+def _call(name: str, args: tuple[Op, ...]) -> Fn:
+    impl = FUNCTIONS[name].impl
+    if not args:
+        return impl
+    kinds = tuple(a[0] if a[0] in ("slot", "const") else "fn" for a in args)
+    if len(args) == 1:
+        return _call1(impl, kinds[0], args[0])
+    if len(args) == 2:
+        return _call2(impl, kinds, args)
+    fns = [build(a) for a in args]
+    return lambda f: impl(f, *[a(f) for a in fns])
+
+
+def _call1(impl: Callable[..., Any], kind: str, arg: Op) -> Fn:
+    if kind == "slot":
+        i = arg[1]
+        return lambda f: impl(f, f.slots[i])
+    if kind == "const":
+        c = arg[1]
+        return lambda f: impl(f, c)
+    a = build(arg)
+    return lambda f: impl(f, a(f))
+
+
+def _call2(impl: Callable[..., Any], kinds: tuple[str, ...], args: tuple[Op, ...]) -> Fn:
+    (k0, k1), (x0, x1) = kinds, args
+    if k0 == "slot" and k1 == "slot":
+        i, j = x0[1], x1[1]
+        return lambda f: impl(f, f.slots[i], f.slots[j])
+    if k0 == "slot" and k1 == "const":
+        i, c = x0[1], x1[1]
+        return lambda f: impl(f, f.slots[i], c)
+    a0, a1 = build(x0), build(x1)
+    if k1 == "const":
+        c = x1[1]
+        return lambda f: impl(f, a0(f), c)
+    return lambda f: impl(f, a0(f), a1(f))
+
+
+_ARITH: dict[str, Callable[[int, int], int]] = {
+    "+": add,
+    "-": sub,
+    "*": mul,
+    "//": lambda a, b: a // b if b else 0,
+    "%": lambda a, b: a % b if b else 0,
+}
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {"==": eq, "!=": ne, "<": lt, "<=": le, ">": gt, ">=": ge}
+
+
+def _arith(op: str, left: Op, right: Op) -> Fn:
+    fn, a, b = _ARITH[op], build(left), build(right)
+    if right[0] == "const":
+        c = right[1]
+        return lambda f: bounded(fn(a(f), c))
+    return lambda f: bounded(fn(a(f), b(f)))
+
+
+def _neg(operand: Op) -> Fn:
+    a = build(operand)
+    return lambda f: -a(f)
+
+
+def _compare(op: str, left: Op, right: Op) -> Fn:
+    fn, a, b = _COMPARE[op], build(left), build(right)
+    if right[0] == "const":
+        c = right[1]
+        return lambda f: fn(a(f), c)
+    return lambda f: fn(a(f), b(f))
+
+
+def _contains(item: Op, collection: Op, negated: bool) -> Fn:
+    a, coll = build(item), build(collection)
+    if negated:
+        return lambda f: a(f) not in coll(f)
+    return lambda f: a(f) in coll(f)
+
+
+def _and(left: Op, right: Op) -> Fn:
+    a, b = build(left), build(right)
+    return lambda f: bool(a(f) and b(f))
+
+
+def _or(left: Op, right: Op) -> Fn:
+    a, b = build(left), build(right)
+    return lambda f: bool(a(f) or b(f))
+
+
+def _not(operand: Op) -> Fn:
+    a = build(operand)
+    return lambda f: not a(f)
+
+
+def _text(parts: tuple[Op, ...]) -> Fn:
+    pieces = [(lambda f, s=p[1]: s) if p[0] == "const" else _shown(build(p)) for p in parts]
+    if len(pieces) == 1:
+        return pieces[0]
+    return lambda f: "".join([p(f) for p in pieces])
+
+
+def _shown(fn: Fn) -> Fn:
+    return lambda f: show(fn(f))
+
+
+def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> Fn:
+    src, elem = build(source), build(element)
+    cond = build(condition) if condition is not None else None
+    if func in ("highest", "lowest"):
+        return _ranked(func == "highest", src, elem, cond, slot)
+    if func == "count" and cond is None:
+        return lambda f: len(spend(f, src(f)))
+    if func == "each" and cond is None and element == ("slot", slot):
+        return lambda f: tuple(spend(f, src(f)))
+
+    def values(f: Frame) -> list[Any]:
+        slots = f.slots
+        out = []
+        if cond is None:
+            for item in spend(f, src(f)):
+                slots[slot] = item
+                out.append(elem(f))
+        else:
+            for item in spend(f, src(f)):
+                slots[slot] = item
+                if cond(f):
+                    out.append(elem(f))
+        return out
+
+    reduce: Callable[[list[Any]], Any] = _REDUCERS[func]
+    return lambda f: reduce(values(f))
+
+
+_REDUCERS: dict[str, Callable[[list[Any]], Any]] = {
+    "sum": lambda v: bounded(sum(v)),
+    "count": len,
+    "max": lambda v: max(v, default=0),
+    "min": lambda v: min(v, default=0),
+    "any": any,
+    "all": all,
+    "each": tuple,
+}
+
+
+def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
+    def ranked(f: Frame) -> Ranked:
+        slots = f.slots
+        best: Any = None
+        top: list[Any] = []
+        for item in spend(f, src(f)):
+            slots[slot] = item
+            if cond is not None and not cond(f):
+                continue
+            v = elem(f)
+            if best is None or (v > best if highest else v < best):
+                best, top = v, [item]
+            elif v == best:
+                top.append(item)
+        result = Ranked(top)
+        result.value = best
+        return result
+
+    return ranked
+
+
+# statements
+
+
+def _seq(steps: tuple[Op, ...]) -> Fn:
+    fns = tuple(build(s) for s in steps)
+    if not fns:
+        return lambda f: None
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        a, b = fns
+        return lambda f: (a(f), b(f))
+
+    def run(f: Frame) -> None:
+        for step in fns:
+            step(f)
+
+    return run
+
+
+def _let(slot: int, value: Op) -> Fn:
+    fn = build(value)
+
+    def let(f: Frame) -> None:
+        f.slots[slot] = fn(f)
+
+    return let
+
+
+def _for(slot: int, source: Op, body: Op) -> Fn:
+    src, run = build(source), build(body)
+
+    def loop(f: Frame) -> None:
+        slots = f.slots
+        for item in spend(f, src(f)):
+            slots[slot] = item
+            run(f)
+
+    return loop
+
+
+def _if(condition: Op, then: Op, orelse: Op | None) -> Fn:
+    cond, yes = build(condition), build(then)
+    if orelse is None:
+
+        def when(f: Frame) -> None:
+            if cond(f):
+                yes(f)
+
+        return when
+    no = build(orelse)
+
+    def branch(f: Frame) -> None:
+        if cond(f):
+            yes(f)
+        else:
+            no(f)
+
+    return branch
+
+
+_COMBINE: dict[str, Callable[[int, int], int]] = {"set": lambda old, new: new, "add": add, "multiply": mul}
+
+
+def _modify(name: str, how: str, args: tuple[Op, ...], value: Op) -> Fn:
+    setter = FUNCTIONS[name].setter
+    assert setter is not None
+    current, combine, amount = _call(name, args), _COMBINE[how], build(value)
+    fns = [build(a) for a in args]
+
+    def modify(f: Frame) -> None:
+        setter(f, bounded(combine(current(f), amount(f))), *[a(f) for a in fns])
+
+    return modify
+
+
+def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
+    stars_of, who_of = build(amount), build(target)
+    why_of = build(reason) if reason is not None else None
+
+    def award(f: Frame) -> None:
+        stars = stars_of(f)
+        if stars <= 0:
+            return
+        who = who_of(f)
+        players: tuple[Any, ...]
+        if type(who) is Ranked:
+            if not who:
+                return
+            if len(who) > 1 and not f.game.params["friendly_ties"]:
+                return  # the rules in force say a tie for the highest gives nobody the award
+            players, value = who, who.value
+        elif type(who) is tuple:
+            if not who:
+                return
+            players, value = who, None
+        else:
+            players, value = (who,), None
+        f.game.award_all(f, players, stars, why_of(f) if why_of is not None else f.card.name, value)
+
+    return award
+
+
+_BUILDERS: dict[str, Callable[..., Fn]] = {
+    "const": _const,
+    "slot": _slot,
+    "param": _param,
+    "call": _call,
+    "agg": _aggregate,
+    "arith": _arith,
+    "neg": _neg,
+    "cmp": _compare,
+    "in": _contains,
+    "and": _and,
+    "or": _or,
+    "not": _not,
+    "text": _text,
+    "seq": _seq,
+    "let": _let,
+    "for": _for,
+    "if": _if,
+    "modify": _modify,
+    "award": _award,
+}
