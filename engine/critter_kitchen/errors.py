@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from .values import Value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 # Every problem has a stable code and a short meaning; the README documents each one
 # with an example message taken from the error corpora (tools/update_readme.py).
@@ -31,17 +34,32 @@ CODES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, order=True)
-class Problem:
+class Problem(Value):
     """One thing wrong with one input, located as precisely as the input allows."""
 
-    path: str
-    line: int = 0  # 1-based; 0 when only a record path is known
-    column: int = 0
-    message: str = ""
-    code: str = "CK101"
-    where: str = ""  # record path such as ``challenge_meals.round3.Ana.harbor-stew``
-    excerpt: tuple[str, ...] = field(default=(), compare=False)
+    __slots__ = ("path", "line", "column", "message", "code", "where", "excerpt")
+    _compared = __slots__[:-1]  # the excerpt only shows the place again
+
+    def __init__(
+        self,
+        path: str,
+        line: int = 0,  # 1-based; 0 when only a record path is known
+        column: int = 0,
+        message: str = "",
+        code: str = "CK101",
+        where: str = "",  # record path such as ``challenge_meals.round3.Ana.harbor-stew``
+        excerpt: tuple[str, ...] = (),
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        self.code = code
+        self.where = where
+        self.excerpt = excerpt
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Problem, self._key() + (self.excerpt,)
 
     def location(self) -> str:
         if self.line:
@@ -85,5 +103,7 @@ class EvaluationError(CritterError):
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest known name, or nothing when none is close."""
+    import difflib  # only a problem needs it
+
     guess = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=1)
     return f"; did you mean '{guess[0]}'?" if guess else ""

@@ -62,10 +62,6 @@ def _fn(
     return register
 
 
-def _course(player: Any, kind: str) -> Any:
-    return player.courses.get(kind)
-
-
 @_fn("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players")
 def _players(f: Any) -> Any:
     return f.game.players
@@ -85,11 +81,11 @@ def _owner(f: Any) -> Any:
 
 @_fn("served", "p:player", t.list_of(t.INGREDIENT), "the courses p served in the critic meal", "the courses {p} served")
 def _served(f: Any, p: Any) -> Any:
-    return tuple(p.courses)
+    return p.served
 
 
 def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
-    course = _course(p, kind)
+    course = p.courses.get(kind)
     if course is not None:
         course.quality = max(0, value)
 
@@ -103,7 +99,7 @@ def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
     setter=_set_quality,
 )
 def _quality(f: Any, p: Any, kind: str) -> int:
-    course = _course(p, kind)
+    course = p.courses.get(kind)
     return course.quality if course is not None else 0
 
 
@@ -115,13 +111,13 @@ def _quality(f: Any, p: Any, kind: str) -> int:
     "the value of {p}'s {t} ingredient",
 )
 def _value(f: Any, p: Any, kind: str) -> int:
-    course = _course(p, kind)
+    course = p.courses.get(kind)
     return course.value if course is not None else 0
 
 
 @_fn("spiced", "p:player t:ingredient", t.BOOL, "whether p's t course has a spice", "{p}'s {t} course is spiced")
 def _spiced(f: Any, p: Any, kind: str) -> bool:
-    course = _course(p, kind)
+    course = p.courses.get(kind)
     return course is not None and bool(course.spices)
 
 

@@ -14,7 +14,6 @@ from .. import cache
 from ..dsl import types as t
 from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
-from ..dsl.nodes import Pos
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
@@ -464,7 +463,7 @@ class _Loader:
             self.at(doc, ("id",), f"duplicate card id '{cid}' (also in {other.path}:{line})", "CK103")
             return None
         mark = doc.mark(())
-        card = Card(cid, data["kind"], data["name"], pack.id, doc.path, Pos(mark.line, mark.column), data)
+        card = Card(cid, data["kind"], data["name"], pack.id, doc.path, (mark.line, mark.column), data)
         self.ruleset.cards[cid] = card
         self.card_docs[cid] = doc
         return card

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from ..values import Value
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .ruleset import Card, Ruleset
 
 
@@ -23,10 +25,15 @@ class Course:
         self.quality = quality
 
 
-class Ingredient(NamedTuple):
-    type: str
-    value: int
-    spices: tuple[str, ...] = ()
+class Ingredient(Value):
+    """One ingredient of a challenge meal."""
+
+    __slots__ = ("type", "value", "spices")
+
+    def __init__(self, type: str, value: int, spices: tuple[str, ...] = ()) -> None:
+        self.type = type
+        self.value = value
+        self.spices = spices
 
 
 class Player:
@@ -41,6 +48,7 @@ class Player:
         "counters",
         "kept",
         "courses",
+        "served",
         "tokens",
         "stars",
         "stage_stars",
@@ -55,6 +63,7 @@ class Player:
         self.counters: dict[str, int] = {}
         self.kept: dict[str, int] = {}
         self.courses: dict[str, Course] = {}
+        self.served: tuple[str, ...] = ()  # the course types in ``courses``, set once they are read
         self.tokens: dict[str, int] = {}  # unused tokens kept for the critic meal
         self.stars = 0
         self.stage_stars: dict[str, int] = {}
@@ -97,47 +106,67 @@ class Meal:
         return f"{self.card.name} meal"
 
 
-@dataclass(frozen=True)
-class Award:
+class Award(Value):
     """Stars given to one player by one card at one stage."""
 
-    player: str
-    stage: str
-    stars: int
-    card: str
-    reason: str
-    value: int | None = None  # the compared value, when the award went to the highest
-    group: int = 0  # awards made by one statement share a group
-    tied: tuple[str, ...] = ()  # every player who shared this award, when more than one
+    __slots__ = ("player", "stage", "stars", "card", "reason", "value", "group", "tied")
+
+    def __init__(
+        self,
+        player: str,
+        stage: str,
+        stars: int,
+        card: str,
+        reason: str,
+        value: int | None = None,  # the compared value, when the award went to the highest
+        group: int = 0,  # awards made by one statement share a group
+        tied: tuple[str, ...] = (),  # every player who shared this award, when more than one
+    ) -> None:
+        self.player = player
+        self.stage = stage
+        self.stars = stars
+        self.card = card
+        self.reason = reason
+        self.value = value
+        self.group = group
+        self.tied = tied
 
     def to_json(self) -> dict[str, Any]:
         reason = self.reason if self.value is None else f"{self.reason} ({self.value})"
         return {"player": self.player, "stage": self.stage, "stars": self.stars, "card": self.card, "reason": reason}
 
 
-@dataclass
 class Game:
     """Everything scoring reads and writes: players, meals, cards in play, awards."""
 
-    ruleset: Ruleset
-    players: tuple[Player, ...]
-    params: dict[str, Any]  # rule parameters in force: the base values and card overrides
-    meals: dict[str, tuple[Meal, ...]]
-    challenges: dict[str, tuple[Card, ...]] = field(default_factory=dict)
-    table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
-    rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
-    awards: list[Award] = field(default_factory=list)
-    steps: int = 0  # loop steps effects have taken (see the budget in dsl/closures.py)
-    _groups: int = 0
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: tuple[Player, ...],
+        params: dict[str, Any],  # rule parameters in force: the base values and card overrides
+        meals: dict[str, tuple[Meal, ...]],
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.params = params
+        self.meals = meals
+        self.challenges: dict[str, tuple[Card, ...]] = {}
+        self.table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
+        self.rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
+        self.awards: list[Award] = []
+        self.steps = 0  # loop steps effects have taken (see the budget in dsl/closures.py)
+        self._groups = 0
 
     def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
         """Give ``stars`` to each player; a tie for the highest value is friendly."""
         self._groups += 1
+        group, stage, card = self._groups, frame.stage, frame.card.id
         tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
+        awards = self.awards
         for player in players:
             player.stars += stars
-            player.stage_stars[frame.stage] = player.stage_stars.get(frame.stage, 0) + stars
-            self.awards.append(Award(player.name, frame.stage, stars, frame.card.id, reason, value, self._groups, tied))
+            player.stage_stars[stage] = player.stage_stars.get(stage, 0) + stars
+            awards.append(Award(player.name, stage, stars, card, reason, value, group, tied))
 
     def cards_in_play(self) -> list[tuple[Card, Player | None]]:
         """Cards whose effects apply, each with its owner, in the order their effects run."""

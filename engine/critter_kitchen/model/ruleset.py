@@ -1,93 +1,159 @@
-"""Loaded card data: cards, rule parameters, stages and their hooks."""
+"""Loaded card data: cards, rule parameters, stages and their hooks.
+
+Plain classes, so that a ruleset from the pack cache loads without the DSL's syntax
+classes: each program's syntax tree is kept pickled inside it until something (the
+``cards`` command, a test) asks for it. Scoring needs only the compiled code.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from ..dsl.nodes import Pos
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..dsl.closures import Compiled
     from ..dsl.nodes import Expr, Program
 
 TIMINGS = ("before", "replace", "after")
 
 
-@dataclass
-class Effect:
+class _Syntax:
+    """Keeps a program's syntax tree; pickles it apart, and unpickles it only when asked."""
+
+    __slots__ = ("_ast",)
+
+    def __init__(self, ast: Any) -> None:
+        self._ast = ast
+
+    @property
+    def ast(self) -> Any:
+        if type(self._ast) is bytes:
+            import pickle
+
+            self._ast = pickle.loads(self._ast)
+        return self._ast
+
+    @ast.setter
+    def ast(self, value: Any) -> None:
+        self._ast = value
+
+    def _pickled_ast(self) -> Any:
+        if self._ast is None or type(self._ast) is bytes:
+            return self._ast
+        import pickle
+
+        return pickle.dumps(self._ast, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class Effect(_Syntax):
     """One DSL program of a card, hooked to a stage."""
 
-    timing: str  # before, replace or after
-    stage: str
-    ast: Program
-    code: Compiled | None = None
+    __slots__ = ("timing", "stage", "code")
+    if TYPE_CHECKING:
+        ast: Program
+
+    def __init__(self, timing: str, stage: str, ast: Program | bytes, code: Compiled | None = None) -> None:
+        super().__init__(ast)
+        self.timing = timing  # before, replace or after
+        self.stage = stage
+        self.code = code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Effect, (self.timing, self.stage, self._pickled_ast(), self.code)
 
 
-@dataclass
+class Stage(_Syntax):
+    __slots__ = ("name", "description", "card", "code")
+    if TYPE_CHECKING:
+        ast: Program | None
+
+    def __init__(
+        self, name: str, description: str, card: str, ast: Program | bytes | None, code: Compiled | None = None
+    ) -> None:
+        super().__init__(ast)
+        self.name = name
+        self.description = description
+        self.card = card  # the rules card that declares it
+        self.code = code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Stage, (self.name, self.description, self.card, self._pickled_ast(), self.code)
+
+
+class TieBreak(_Syntax):
+    __slots__ = ("label", "code")
+    if TYPE_CHECKING:
+        ast: Expr
+
+    def __init__(self, label: str, ast: Expr | bytes, code: Compiled | None = None) -> None:
+        super().__init__(ast)
+        self.label = label
+        self.code = code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TieBreak, (self.label, self._pickled_ast(), self.code)
+
+
 class Card:
-    id: str
-    kind: str
-    name: str
-    pack: str
-    path: str
-    pos: Pos
-    data: dict[str, Any] = field(default_factory=dict)
-    requires: tuple[str, ...] = ()
-    effects: tuple[Effect, ...] = ()
-    parameters: dict[str, Any] = field(default_factory=dict)
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        name: str,
+        pack: str,
+        path: str,
+        pos: tuple[int, int],  # line and column where the card starts in its file
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.pack = pack
+        self.path = path
+        self.pos = pos
+        self.data: dict[str, Any] = data if data is not None else {}
+        self.requires: tuple[str, ...] = ()
+        self.effects: tuple[Effect, ...] = ()
+        self.parameters: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"Card({self.id!r})"
 
 
-@dataclass
-class Stage:
-    name: str
-    description: str
-    card: str  # the rules card that declares it
-    ast: Program | None
-    code: Compiled | None = None
-
-
-@dataclass
 class Parameter:
-    name: str
-    type: str
-    value: Any
-    description: str
-    unverified: str = ""  # why the value is not confirmed, if it is not
+    def __init__(self, name: str, type: str, value: Any, description: str, unverified: str = "") -> None:
+        self.name = name
+        self.type = type
+        self.value = value
+        self.description = description
+        self.unverified = unverified  # why the value is not confirmed, if it is not
 
 
-@dataclass
-class TieBreak:
-    label: str
-    ast: Expr
-    code: Compiled | None = None
-
-
-@dataclass
 class Pack:
-    id: str
-    name: str
-    path: str
-    requires: tuple[str, ...] = ()
+    def __init__(self, id: str, name: str, path: str, requires: tuple[str, ...] = ()) -> None:
+        self.id = id
+        self.name = name
+        self.path = path
+        self.requires = requires
 
 
-@dataclass
 class Ruleset:
     """All loaded packs merged: what a game is scored against."""
 
-    packs: list[Pack] = field(default_factory=list)
-    cards: dict[str, Card] = field(default_factory=dict)
-    ingredient_types: tuple[str, ...] = ()
-    counters: tuple[str, ...] = ()
-    parameters: dict[str, Parameter] = field(default_factory=dict)
-    stages: list[Stage] = field(default_factory=list)
-    tiebreaks: list[TieBreak] = field(default_factory=list)
-    priority_label: str = "priority order"
-    rules_kind: str = "rules"
-    card_kinds: dict[str, str] = field(default_factory=dict)  # kind -> record slot, e.g. "cards.critic"
-    single_kinds: set[str] = field(default_factory=set)  # kinds of which a game holds one card at most
-    kind_schemas: dict[str, str] = field(default_factory=dict)  # kind -> schema file
-    removed_stages: set[str] = field(default_factory=set)  # stages a pack took out; their hooks never run
+    def __init__(self, rules_kind: str = "rules") -> None:
+        self.packs: list[Pack] = []
+        self.cards: dict[str, Card] = {}
+        self.ingredient_types: tuple[str, ...] = ()
+        self.counters: tuple[str, ...] = ()
+        self.parameters: dict[str, Parameter] = {}
+        self.stages: list[Stage] = []
+        self.tiebreaks: list[TieBreak] = []
+        self.priority_label = "priority order"
+        self.rules_kind = rules_kind
+        self.card_kinds: dict[str, str] = {}  # kind -> record slot, e.g. "cards.critic"
+        self.single_kinds: set[str] = set()  # kinds of which a game holds one card at most
+        self.kind_schemas: dict[str, str] = {}  # kind -> schema file
+        self.removed_stages: set[str] = set()  # stages a pack took out; their hooks never run
 
     @property
     def rules_cards(self) -> list[Card]:

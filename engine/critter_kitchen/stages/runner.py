@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Any
-
-from ..dsl.closures import Compiled, Frame
+from ..dsl.closures import Frame
 from ..errors import EvaluationError, InputError, Problem
-from ..model.game import Award, Game, Player
-from ..model.ruleset import Card
+from ..values import Value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..dsl.closures import Compiled
+    from ..model.game import Award, Game, Player
+    from ..model.ruleset import Card
 
 
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    player: Player
-    stars: int
-    critic_quality: int
+class Standing(Value):
+    """One player's place in the final order."""
+
+    __slots__ = ("rank", "player", "stars", "critic_quality")
+
+    def __init__(self, rank: int, player: Player, stars: int, critic_quality: int) -> None:
+        self.rank = rank
+        self.player = player
+        self.stars = stars
+        self.critic_quality = critic_quality
 
 
-@dataclass
 class Result:
     """The outcome of one game: standings, every award, and how the winner was decided."""
 
-    game: Game
-    standings: list[Standing]
-    decided_by: str
-    notes: list[str] = field(default_factory=list)
+    def __init__(self, game: Game, standings: list[Standing], decided_by: str, notes: list[str]) -> None:
+        self.game = game
+        self.standings = standings
+        self.decided_by = decided_by
+        self.notes = notes
 
     @property
     def winner(self) -> Player:
@@ -50,15 +55,17 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
 
 def run_stages(game: Game, source: str = "") -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities."""
-    hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = defaultdict(list)
+    for player in game.players:
+        player.served = tuple(player.courses)  # effects change course qualities, never which were served
+    hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
     for card, owner in game.cards_in_play():
         for effect in card.effects:
-            hooks[effect.stage, effect.timing].append((card, owner, effect.code))
+            hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
     rules = {c.id: c for c in game.ruleset.rules_cards}
     for stage in game.ruleset.stages:
-        for card, owner, code in hooks[stage.name, "before"]:
+        for card, owner, code in hooks.get((stage.name, "before"), ()):
             _run(code, game, card, stage.name, owner)
-        replacing = hooks[stage.name, "replace"]
+        replacing = hooks.get((stage.name, "replace"), [])
         if len(replacing) > 1:
             names = ", ".join(c.id for c, _, _ in replacing)
             raise InputError(
@@ -69,23 +76,24 @@ def run_stages(game: Game, source: str = "") -> None:
             _run(code, game, card, stage.name, owner)
         else:
             _run(stage.code, game, rules[stage.card], stage.name, None)
-        for card, owner, code in hooks[stage.name, "after"]:
+        for card, owner, code in hooks.get((stage.name, "after"), ()):
             _run(code, game, card, stage.name, owner)
 
 
 def rank(game: Game) -> tuple[list[Standing], str]:
     """Order the players by the ruleset's tie-breaks, then priority; say what decided first place."""
     rules_card = game.ruleset.rules_cards[0]
-    keys: dict[str, tuple[Any, ...]] = {}
     everyone = sorted((*game.players, *game.rivals), key=lambda p: p.index)
-    for p in everyone:
-        values = []
-        for tb in game.ruleset.tiebreaks:
-            assert tb.code is not None
-            frame = Frame(game, rules_card, "ranking", None, tb.code.slots)
+    columns = []
+    for tb in game.ruleset.tiebreaks:
+        assert tb.code is not None
+        run, frame = tb.code.run, Frame(game, rules_card, "ranking", None, tb.code.slots)
+        column = []
+        for p in everyone:
             frame.slots[0] = p
-            values.append(tb.code.run(frame))
-        keys[p.name] = (*values, -p.index)
+            column.append(run(frame))
+        columns.append(column)
+    keys = {p.name: (*values, -p.index) for p, *values in zip(everyone, *columns, strict=True)}
     order = sorted(everyone, key=lambda p: keys[p.name], reverse=True)
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
