@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,3 +75,21 @@ def test_a_changed_card_is_seen(cache_dir, tmp_path):
         load_ruleset([pack])
     assert [p.format() for p in cached.value.problems] == [p.format() for p in first.value.problems]
     assert "unknown function 'qualty'" in first.value.problems[0].message
+
+
+def test_scoring_from_a_fresh_cache_imports_no_loader(tmp_path):
+    """With the cache filled, `score` needs neither lark, jsonschema, the checker nor dataclasses."""
+    env = dict(os.environ, CRITTER_KITCHEN_CACHE=str(tmp_path / "cache"))
+    example = str(ROOT / "examples" / "five-players.yaml")
+    code = (
+        "import sys\n"
+        "from critter_kitchen.cli import main\n"
+        f"main(['score', {example!r}])\n"
+        "heavy = ['lark', 'jsonschema', 'dataclasses', 'pathlib', 'typing', 'critter_kitchen.dsl.nodes',"
+        " 'critter_kitchen.dsl.compiler', 'critter_kitchen.loading.packs', 'critter_kitchen.loading.schema']\n"
+        "print('loaded:', [m for m in heavy if m in sys.modules])\n"
+    )
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert "critter_kitchen.loading.packs" in first.stdout  # an empty cache loads the packs
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert again.stdout.splitlines()[-1] == "loaded: []"

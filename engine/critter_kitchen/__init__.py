@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from .api import score_record
 from .errors import CritterError, EvaluationError, InputError, Problem
-from .loading.packs import load_ruleset
-from .report.json import result_json
-from .stages.runner import Result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .api import score_record
+    from .loading.cached import load_ruleset
+    from .report.json import result_json
+    from .stages.runner import Result
 
 __version__ = "0.1.0"
 __all__ = [
@@ -20,3 +25,21 @@ __all__ = [
     "score_record",
     "__version__",
 ]
+
+# Imported when first used: the command line starts faster without them.
+_LAZY = {
+    "score_record": ".api",
+    "load_ruleset": ".loading.cached",
+    "result_json": ".report.json",
+    "Result": ".stages.runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+import os
 
-from .loading.packs import load_ruleset
+from .loading.cached import load_ruleset
 from .loading.records import read_record
-from .model.ruleset import Ruleset
-from .stages.runner import Result, score_game
+from .stages.runner import score_game
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from .model.ruleset import Ruleset
+    from .stages.runner import Result
 
 
 def score_record(
-    record: Any, ruleset: Ruleset | None = None, *, packs: Sequence[str | Path] = (), source: str = "<record>"
+    record: Any,
+    ruleset: Ruleset | None = None,
+    *,
+    packs: Sequence[str | os.PathLike[str]] = (),
+    source: str = "<record>",
 ) -> Result:
     """Score one parsed game record (a dict as read from YAML or JSON).
 

@@ -8,16 +8,14 @@ read-only or corrupt cache is never an error.
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     configured = os.environ.get("CRITTER_KITCHEN_CACHE")
     if configured is not None:
-        return Path(configured) if configured.strip() not in ("", "off", "0") else None
+        return configured if configured.strip() not in ("", "off", "0") else None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "critter-kitchen"
+    return os.path.join(base, "critter-kitchen")
 
 
 def read(name: str) -> bytes | None:
@@ -26,7 +24,8 @@ def read(name: str) -> bytes | None:
     if folder is None:
         return None
     try:
-        return (folder / name).read_bytes()
+        with open(os.path.join(folder, name), "rb") as f:
+            return f.read()
     except OSError:
         return None
 
@@ -36,13 +35,15 @@ def write(name: str, data: bytes) -> None:
     folder = cache_dir()
     if folder is None:
         return
+    import tempfile  # only writing needs it
+
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.replace(tmp, folder / name)
+            os.replace(tmp, os.path.join(folder, name))
         except BaseException:
             os.unlink(tmp)
             raise

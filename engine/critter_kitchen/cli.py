@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TextIO
 
 from . import __version__
-from .errors import CritterError, InputError, Problem, did_you_mean
-from .loading.files import load_data, parse_json
-from .loading.packs import load_ruleset, read_document
-from .loading.paths import base_pack
-from .loading.records import read_record
-from .loading.yamlpos import parse, read_text
-from .model.ruleset import Ruleset
-from .report.cards import card_json, card_text, listing_text
-from .report.json import result_json
-from .report.text import result_text
-from .stages.runner import Result, score_game
+from .errors import CritterError, InputError, Problem
+
+# Each command imports what it needs when it runs: `score` starts cold, and most of the
+# package (the DSL parser and checker, schemas, card rendering) is never needed there.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from pathlib import Path
+    from typing import Any, TextIO
+
+    from .model.ruleset import Ruleset
+    from .stages.runner import Result
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -116,19 +112,28 @@ def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False
 # score
 
 
-@dataclass
 class _Input:
-    source: str
-    data: Any = None
-    problems: Sequence[Problem] = ()
+    """One record to score: its data, or the problems that kept it from being read."""
+
+    def __init__(self, source: str, data: Any = None, problems: Sequence[Problem] = ()) -> None:
+        self.source = source
+        self.data = data
+        self.problems = problems
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from .loading.cached import load_ruleset
+    from .report.text import result_text
+
     ruleset = load_ruleset(args.pack)
     inputs = list(_read_inputs(args.games))
     many = len(inputs) > 1 or any(i.source.startswith("-:") for i in inputs)
     if not many:
         return _score_one(ruleset, inputs[0], args)
+    import json
+
+    from .report.json import result_json
+
     status = EXIT_OK
     for item in inputs:
         try:
@@ -151,6 +156,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
+    from .loading.records import read_record
+    from .stages.runner import score_game
+
     if item.problems:
         raise InputError(list(item.problems))
     return score_game(read_record(ruleset, item.data, item.source), item.source)
@@ -159,24 +167,35 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
     result = _score(ruleset, item)
     if args.format == "json":
+        import json
+
+        from .report.json import result_json
+
         print(json.dumps(result_json(result), indent=2, ensure_ascii=False))
     else:
+        from .report.text import result_text
+
         print(result_text(result, explain=args.explain))
     return EXIT_OK
 
 
 def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
+    from .loading.files import load_data
+
     for name in names:
         if name == "-":
             yield from _read_stdin()
             continue
         try:
-            yield _Input(name, load_data(Path(name), name))
+            yield _Input(name, load_data(name, name))
         except InputError as e:
             yield _Input(name, problems=e.problems)
 
 
 def _read_stdin() -> Iterator[_Input]:
+    from .loading.files import parse_json
+    from .loading.yamlpos import parse, read_text
+
     raw = sys.stdin.buffer.read()
     try:
         text = raw.decode("utf-8-sig")
@@ -202,6 +221,12 @@ def _read_stdin() -> Iterator[_Input]:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
+    import json
+
+    from .errors import did_you_mean
+    from .loading.cached import load_ruleset
+    from .report.cards import card_json, card_text, listing_text
+
     ruleset = load_ruleset(args.pack)
     if args.card is None:
         if args.format == "json":
@@ -225,6 +250,9 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
     problems: list[Problem] = []
     checked = 0
     whole: set[Path] = set()  # packs already checked in full
@@ -296,10 +324,12 @@ def _pack_home(path: Path) -> Path | None:
 
 def _packs_near(pack: Path) -> list[Path]:
     """Packs that ``pack`` may require: those below the working folder and beside it."""
-    return sorted({*_packs_below(Path.cwd()), *_packs_below(pack.parent)} | {pack})
+    return sorted({*_packs_below(pack.cwd()), *_packs_below(pack.parent)} | {pack})
 
 
 def _pack_id(folder: Path) -> str | None:
+    from .loading.yamlpos import read_document
+
     try:
         data = read_document(folder / "pack.yaml").data
     except InputError:
@@ -316,6 +346,8 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
         if p in order:
             return
         order.append(p)  # placed before its requirements are known, so cycles end here
+        from .loading.yamlpos import read_document
+
         try:
             requires = read_document(p / "pack.yaml").data.get("requires") or []
         except (InputError, AttributeError):
@@ -330,13 +362,19 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
 
 def _check_pack_chain(chain: list[Path], extra: Sequence[str]) -> list[Problem]:
     """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
-    base_id = _pack_id(base_pack())
+    from pathlib import Path
+
+    from .loading.paths import base_pack
+
+    base_id = _pack_id(Path(base_pack()))
     base = next((p for p in chain if _pack_id(p) == base_id), None)
     rest = [p for p in chain if p != base]
     return _pack_problems([*extra, *rest], base=base)
 
 
 def _pack_problems(packs: Sequence[str | Path], base: Path | None = None) -> list[Problem]:
+    from .loading.cached import load_ruleset
+
     try:
         load_ruleset(packs, base=base)
     except InputError as e:
@@ -349,8 +387,12 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
 
     A file that does not even parse is reported: whatever it was meant to be, it is broken.
     """
+    from .loading.cached import load_ruleset
+    from .loading.files import load_data
+    from .loading.records import read_record
+
     try:
-        data = load_data(path, name)
+        data = load_data(str(path), name)
     except InputError as e:
         return e.problems, False
     if not (isinstance(data, dict) and "players" in data):

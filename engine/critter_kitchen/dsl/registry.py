@@ -6,39 +6,56 @@ read these tables; nothing else lists what the language contains.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from . import types as t
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
-@dataclass(frozen=True)
+
 class Function:
-    name: str
-    params: tuple[tuple[str, str], ...]
-    returns: str
-    doc: str
-    phrase: str  # plain-English rendering; {name} stands for each argument
-    impl: Callable[..., Any]  # impl(frame, *args)
-    setter: Callable[..., None] | None = None  # setter(frame, value, *args) for set/add/multiply
-    needs_owner: bool = False
+    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner")
+
+    def __init__(
+        self,
+        name: str,
+        params: tuple[tuple[str, str], ...],
+        returns: str,
+        doc: str,
+        phrase: str,  # plain-English rendering; {name} stands for each argument
+        impl: Callable[..., Any],  # impl(frame, *args)
+        setter: Callable[..., None] | None = None,  # setter(frame, value, *args) for set/add/multiply
+        needs_owner: bool = False,
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.returns = returns
+        self.doc = doc
+        self.phrase = phrase
+        self.impl = impl
+        self.setter = setter
+        self.needs_owner = needs_owner
 
 
-@dataclass(frozen=True)
 class Aggregate:
-    name: str
-    element: str  # type the element expression must have (ANY: any)
-    doc: str
-    phrase: str  # {elem}, {var}, {source} and {where} (" where COND" or nothing) stand for the parts
+    __slots__ = ("name", "element", "doc", "phrase")
+
+    def __init__(self, name: str, element: str, doc: str, phrase: str) -> None:
+        self.name = name
+        self.element = element  # type the element expression must have (ANY: any)
+        self.doc = doc
+        self.phrase = phrase  # {elem}, {var}, {source} and {where} (" where COND" or nothing) stand for the parts
 
 
-@dataclass(frozen=True)
 class Statement:
-    name: str
-    syntax: str
-    doc: str
-    phrase: str
+    __slots__ = ("name", "syntax", "doc", "phrase")
+
+    def __init__(self, name: str, syntax: str, doc: str, phrase: str) -> None:
+        self.name = name
+        self.syntax = syntax
+        self.doc = doc
+        self.phrase = phrase
 
 
 FUNCTIONS: dict[str, Function] = {}

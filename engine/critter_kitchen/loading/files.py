@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 from ..errors import InputError, Problem
-from .packs import read_document
-from .yamlpos import read_text
+from .yamlpos import read_document, read_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
-def load_data(path: Path, shown: str) -> Any:
+def load_data(path: str, shown: str) -> Any:
     """A record file's data: JSON files through the JSON reader, anything else as YAML."""
-    if path.suffix == ".json":
+    if path.endswith(".json"):
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as f:
+                raw = f.read()
         except OSError as e:
             raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
         return parse_json(shown, read_text(shown, raw))
@@ -28,6 +28,8 @@ def parse_json(source: str, text: str) -> Any:
     Deep nesting needs no limit of its own here: the reader walks only the record's known
     shape, and nesting past the interpreter's limit is caught below.
     """
+    import json  # JSON records only
+
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:

@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
-import pickle
-import sys
 from collections.abc import Iterable, Sequence
-from functools import cache as cache_once
 from pathlib import Path as FsPath
 from typing import Any
 
-from .. import cache
 from ..dsl import types as t
 from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
+from .cached import card_files
 from .dsltext import excerpt, locator
 from .paths import base_pack
 from .records import ENGINE_PARAMETERS
-from .yamlpos import Document, parse, read_text
+from .yamlpos import Document, read_document
 
 RULES_KIND = "rules"
 MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
-CARD_SUFFIXES = (".yaml", ".yml")
 PARAM_TYPES = {
     "int": t.INT,
     "bool": t.BOOL,
@@ -37,92 +32,11 @@ PARAM_TYPES = {
 }
 
 
-def load_ruleset(pack_dirs: Sequence[str | FsPath] = (), *, base: str | FsPath | None = None) -> Ruleset:
-    """Load the base pack and then each pack in ``pack_dirs``; raise InputError on any problem.
-
-    ``base`` names another folder to load in place of the shipped base pack (for checking
-    a copy of it).
-    """
-    dirs = [FsPath(base) if base is not None else base_pack(), *map(FsPath, pack_dirs)]
-    name = _cache_name(dirs)
-    hit = _from_cache(name) if name else None
-    if hit is not None:
-        ruleset, problems = hit
-        if problems:
-            raise InputError(problems)
-        return ruleset
+def load_packs(dirs: Sequence[str | FsPath]) -> tuple[Ruleset, list[Problem]]:
+    """Load the packs in ``dirs``, the base pack first, without the cache: the ruleset and every problem."""
     loader = _Loader()
-    ruleset = loader.load(dirs)
-    problems = sorted(set(loader.problems))
-    if name:
-        _to_cache(name, ruleset, problems)
-    if problems:
-        raise InputError(problems)
-    return ruleset
-
-
-# The compiled-pack cache: one entry per set of loaded packs, keyed by the content of
-# every file read and by the engine itself. It holds the checked ruleset, whose compiled
-# programs keep their ops (closures are rebuilt from them on load), and the problems found.
-CACHE_FORMAT = 2
-
-
-def _cache_name(dirs: list[FsPath]) -> str | None:
-    if cache.cache_dir() is None:
-        return None
-    h = hashlib.sha256(f"{CACHE_FORMAT}\n{sys.version}\n{_engine_digest()}\n{FsPath.cwd()}".encode())
-    try:
-        for folder in dirs:
-            h.update(f"\0pack {folder.resolve()}".encode())
-            files = [folder / "pack.yaml", *card_files(folder)] if (folder / "pack.yaml").is_file() else []
-            for file in files:
-                h.update(f"\0{file}\0".encode())
-                h.update(file.read_bytes())
-    except OSError:
-        return None  # the normal load reports whatever is unreadable
-    return f"packs-{h.hexdigest()[:32]}.pickle"
-
-
-@cache_once
-def _engine_digest() -> str:
-    """A digest of the engine's own files, so that any change to it invalidates the cache."""
-    root = FsPath(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for file in sorted(root.rglob("*")):
-        if file.suffix in (".py", ".lark", ".json") and "__pycache__" not in file.parts:
-            h.update(str(file.relative_to(root)).encode())
-            h.update(file.read_bytes())
-    return h.hexdigest()
-
-
-def _from_cache(name: str) -> tuple[Ruleset, list[Problem]] | None:
-    data = cache.read(name)
-    if data is None:
-        return None
-    try:
-        ruleset, problems = pickle.loads(data)
-    except Exception:  # noqa: BLE001 - a corrupt or outdated entry only costs a normal load
-        return None
-    if not isinstance(ruleset, Ruleset) or not isinstance(problems, list):
-        return None
-    return ruleset, problems
-
-
-def _to_cache(name: str, ruleset: Ruleset, problems: list[Problem]) -> None:
-    try:
-        cache.write(name, pickle.dumps((ruleset, problems), protocol=pickle.HIGHEST_PROTOCOL))
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        pass
-
-
-def read_document(path: FsPath, shown: str | None = None) -> Document:
-    """Read and parse one YAML or JSON file; raise InputError with its place on failure."""
-    name = shown or str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise InputError([Problem(name, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
-    return parse(name, read_text(name, raw))
+    ruleset = loader.load([FsPath(d) for d in dirs])
+    return ruleset, sorted(set(loader.problems))
 
 
 def display_path(path: FsPath) -> str:
@@ -132,7 +46,7 @@ def display_path(path: FsPath) -> str:
     which is where they live in the source repository.
     """
     resolved = path.resolve()
-    for root, shown in ((base_pack().resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
+    for root, shown in ((FsPath(base_pack()).resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:
@@ -190,20 +104,6 @@ def _path_back(start: str, goal: str, requirements: dict[str, tuple[str, ...]]) 
     return []
 
 
-def card_files(folder: FsPath) -> list[FsPath]:
-    """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
-    nested = {p.parent for p in folder.rglob("pack.yaml") if p.parent != folder}
-    return sorted(
-        p
-        for p in folder.rglob("*")
-        if p.suffix in CARD_SUFFIXES
-        and p.is_file()
-        and p != folder / "pack.yaml"
-        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
-        and not any(n in p.parents for n in nested)
-    )
-
-
 class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
@@ -228,7 +128,7 @@ class _Loader:
             if pack is None:
                 continue
             self.ruleset.packs.append(pack)
-            for file in card_files(folder):
+            for file in map(FsPath, card_files(str(folder))):
                 try:
                     docs.append((pack, read_document(file, display_path(file))))
                 except InputError as e:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _data(*parts: str) -> Path:
-    installed = _PACKAGE.joinpath("data", *parts)
-    if installed.exists():
+def _data(*parts: str) -> str:
+    installed = os.path.join(_PACKAGE, "data", *parts)
+    if os.path.exists(installed):
         return installed
-    return _PACKAGE.parent.parent.joinpath(*parts)  # an editable install or a checkout
+    return os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), *parts)  # an editable install or a checkout
 
 
-def base_pack() -> Path:
+def base_pack() -> str:
     return _data("cards", "base")
 
 
-def schemas() -> Path:
+def schemas() -> str:
     return _data("schemas")

@@ -6,12 +6,15 @@ Every problem is reported with the record path of the offending value, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from ..errors import InputError, Problem, did_you_mean
 from ..model.game import Course, Game, Ingredient, Meal, Player
-from ..model.ruleset import Card, Ruleset
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ..model.ruleset import Card, Ruleset
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path as FsPath
 from typing import Any
@@ -33,7 +34,7 @@ _WORDS = {
 
 def shipped(name: str) -> str:
     """The file of a schema that ships with the engine, e.g. ``card``."""
-    return str(schemas() / f"{name}.schema.json")
+    return os.path.join(schemas(), f"{name}.schema.json")
 
 
 @cache

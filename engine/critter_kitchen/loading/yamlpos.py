@@ -7,12 +7,16 @@ record the line and column of every value and every key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import os
 
 import yaml
 
 from ..errors import InputError, Problem
+from ..values import Value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 try:  # libyaml is much faster where it is available
     from yaml import CSafeLoader as _Loader
@@ -34,23 +38,25 @@ _SCALAR_TAGS = {
 }
 
 
-@dataclass(frozen=True)
-class Mark:
-    line: int  # 1-based
-    column: int  # 1-based
-    style: str | None = None  # YAML scalar style: None (plain), "'", '"', "|" or ">"
-    end_line: int = 0  # where the value ends (1-based), for text that spans lines
+class Mark(Value):
+    __slots__ = ("line", "column", "style", "end_line")
+
+    def __init__(self, line: int, column: int, style: str | None = None, end_line: int = 0) -> None:
+        self.line = line  # 1-based
+        self.column = column  # 1-based
+        self.style = style  # YAML scalar style: None (plain), "'", '"', "|" or ">"
+        self.end_line = end_line  # where the value ends (1-based), for text that spans lines
 
 
-@dataclass
 class Document:
     """A parsed file: its text, its data and the place of every value in it."""
 
-    path: str
-    text: str
-    data: Any
-    marks: dict[Path, Mark] = field(default_factory=dict)
-    key_marks: dict[Path, Mark] = field(default_factory=dict)
+    def __init__(self, path: str, text: str, data: Any) -> None:
+        self.path = path
+        self.text = text
+        self.data = data
+        self.marks: dict[Path, Mark] = {}
+        self.key_marks: dict[Path, Mark] = {}
 
     def mark(self, path: Path) -> Mark:
         """The place of the value at ``path``, or of its nearest ancestor."""
@@ -65,6 +71,17 @@ class Document:
     def problem(self, path: Path, message: str, code: str, *, at_key: bool = False) -> Problem:
         m = self.key_mark(path) if at_key else self.mark(path)
         return Problem(self.path, m.line, m.column, message, code)
+
+
+def read_document(path: str | os.PathLike[str], shown: str | None = None) -> Document:
+    """Read and parse one YAML or JSON file; raise InputError with its place on failure."""
+    name = shown or os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise InputError([Problem(name, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
+    return parse(name, read_text(name, raw))
 
 
 def read_text(path: str, raw: bytes) -> str:

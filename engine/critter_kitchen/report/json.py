@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-from ..stages.runner import Result, Standing
+    from ..stages.runner import Result, Standing
 
 
 def result_json(result: Result) -> dict[str, Any]:
