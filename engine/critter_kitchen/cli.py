@@ -126,16 +126,20 @@ def cmd_score(args: argparse.Namespace) -> int:
     from .report.text import result_text
 
     ruleset = load_ruleset(args.pack)
-    inputs = list(_read_inputs(args.games))
-    many = len(inputs) > 1 or any(i.source.startswith("-:") for i in inputs)
-    if not many:
-        return _score_one(ruleset, inputs[0], args)
+    inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
+    first = next(inputs)
+    second = next(inputs, None)
+    if second is None and not first.source.startswith("-:"):
+        return _score_one(ruleset, first, args)
+    import gc
+    import itertools
     import json
 
     from .report.json import result_json
 
+    gc.freeze()  # the ruleset lives as long as the process: the collector need not walk it for every game
     status = EXIT_OK
-    for item in inputs:
+    for item in itertools.chain((first,), (second,) if second is not None else (), inputs):
         try:
             result = _score(ruleset, item)
         except InputError as e:

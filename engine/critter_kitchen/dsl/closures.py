@@ -164,8 +164,26 @@ def _arith(op: str, left: Op, right: Op) -> Fn:
     fn, a, b = _ARITH[op], build(left), build(right)
     if right[0] == "const":
         c = right[1]
-        return lambda f: bounded(fn(a(f), c))
-    return lambda f: bounded(fn(a(f), b(f)))
+
+        def with_constant(f: Frame) -> int:
+            x = fn(a(f), c)
+            return x if -MAX_INT <= x <= MAX_INT else bounded(x)
+
+        return with_constant
+    if right[0] == "param":
+        name = right[1]
+
+        def with_parameter(f: Frame) -> int:
+            x = fn(a(f), f.game.params[name])
+            return x if -MAX_INT <= x <= MAX_INT else bounded(x)
+
+        return with_parameter
+
+    def arith(f: Frame) -> int:
+        x = fn(a(f), b(f))
+        return x if -MAX_INT <= x <= MAX_INT else bounded(x)
+
+    return arith
 
 
 def _neg(operand: Op) -> Fn:
@@ -182,10 +200,27 @@ def _compare(op: str, left: Op, right: Op) -> Fn:
 
 
 def _contains(item: Op, collection: Op, negated: bool) -> Fn:
+    if item[0] in ("slot", "const") and collection[0] == "call" and _is_slot_call(collection):
+        # the common `t in served(p)`: one closure instead of three
+        impl, j = FUNCTIONS[collection[1]].impl, collection[2][0][1]
+        if item[0] == "slot":
+            i = item[1]
+            if negated:
+                return lambda f: f.slots[i] not in impl(f, f.slots[j])
+            return lambda f: f.slots[i] in impl(f, f.slots[j])
+        c = item[1]
+        if negated:
+            return lambda f: c not in impl(f, f.slots[j])
+        return lambda f: c in impl(f, f.slots[j])
     a, coll = build(item), build(collection)
     if negated:
         return lambda f: a(f) not in coll(f)
     return lambda f: a(f) in coll(f)
+
+
+def _is_slot_call(op: Op) -> bool:
+    """Whether ``op`` calls a registry function with one argument that is a variable."""
+    return len(op[2]) == 1 and op[2][0][0] == "slot"
 
 
 def _and(left: Op, right: Op) -> Fn:
@@ -204,13 +239,19 @@ def _not(operand: Op) -> Fn:
 
 
 def _text(parts: tuple[Op, ...]) -> Fn:
-    pieces = [(lambda f, s=p[1]: s) if p[0] == "const" else _shown(build(p)) for p in parts]
-    if len(pieces) == 1:
-        return pieces[0]
-    return lambda f: "".join([p(f) for p in pieces])
+    # One format string for the fixed parts; only the shown expressions run.
+    template = "".join(show(p[1]).replace("{", "{{").replace("}", "}}") if p[0] == "const" else "{}" for p in parts)
+    shown = [build(p) for p in parts if p[0] != "const"]
+    if not shown:
+        return _const(template.format())
+    if len(shown) == 1:
+        (one,) = shown
+        return lambda f: template.format(one(f))
+    return lambda f: template.format(*[p(f) for p in shown])
 
 
-def _shown(fn: Fn) -> Fn:
+def _shown(value: Op) -> Fn:
+    fn = build(value)
     return lambda f: show(fn(f))
 
 
@@ -391,6 +432,7 @@ _BUILDERS: dict[str, Callable[..., Fn]] = {
     "or": _or,
     "not": _not,
     "text": _text,
+    "show": _shown,
     "seq": _seq,
     "let": _let,
     "for": _for,

@@ -150,8 +150,12 @@ class _Compiler:
         return t.TEXT, self.text(e, scope)
 
     def text(self, e: n.Text, scope: Scope) -> Op:
-        parts = tuple(("const", p) if isinstance(p, str) else self.expr(p, scope)[1] for p in e.parts)
-        return ("text", parts)
+        return ("text", tuple(("const", p) if isinstance(p, str) else self.shown(p, scope) for p in e.parts))
+
+    def shown(self, e: n.Expr, scope: Scope) -> Op:
+        """An expression shown in text; numbers, names and players show as they are."""
+        typ, op = self.expr(e, scope)
+        return ("show", op) if typ == t.BOOL or t.element(typ) is not None else op
 
     def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Op]:
         values = self.vocab.domains.get(domain, ())
