@@ -131,13 +131,18 @@ def _plain_ingredients(items: Any, types: frozenset[str], wild: str, limit: int)
     return ingredients
 
 
-def _plain_courses(items: Any, kinds: list[str], wild: str, limit: int, factor: int) -> dict[str, Course] | None:
-    """A critic meal's courses, in record order, when ``items`` maps course types to well-formed
-    ingredient courses (not tokens), else None."""
+def _plain_courses(
+    items: Any, types: tuple[str, ...], kinds: list[str], wild: str, limit: int, factor: int
+) -> dict[str, Course] | None:
+    """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps course
+    types (``kinds``) to well-formed ingredient courses (not tokens), else None."""
     if type(items) is not dict:
         return None
     courses = {}
-    for kind, item in items.items():
+    for kind in types:
+        if kind not in items:
+            continue
+        item = items[kind]
         if kind not in kinds or type(item) is not dict:
             return None
         value, spice = item.get("value"), item.get("spice")
@@ -147,8 +152,8 @@ def _plain_courses(items: Any, kinds: list[str], wild: str, limit: int, factor: 
         if spices is None:
             return None
         quality = value * factor ** len(spices)
-        courses[kind] = Course(kind, value, spices, None, quality if quality < MAX_QUALITY else MAX_QUALITY)
-    return courses
+        courses[kind] = Course(kind, value, spices, None, min(quality, MAX_QUALITY))
+    return courses if len(courses) == len(items) else None  # else some key is no ingredient type
 
 
 def _plain_spices(spice: Any, kind: str, wild: str, limit: int) -> tuple[str, ...] | None:
@@ -293,7 +298,8 @@ class RecordReader:
         everyone = self.players(top.get("players", []))
         params = self.rs.base_params()
         game = Game(self.rs, tuple(p for p in everyone if not p.automated), params, {})
-        game.rivals = tuple(p for p in everyone if p.automated)
+        if len(game.players) < len(everyone):
+            game.rivals = tuple(p for p in everyone if p.automated)
         if "cards" in top:
             self.cards(game, top["cards"])
         self.player_cards(game, top.get("players", []))
@@ -705,6 +711,7 @@ class RecordReader:
         return tuple(meals) if serving == len(value) else None
 
     def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any) -> Meal | None:
+        """The meal when it is plainly well formed and legal, else None."""
         if type(value) is not dict:
             return None
         params = self.player_params[player]
@@ -823,7 +830,7 @@ class RecordReader:
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
         data = self.mapping(value, where) or {}
-        scored = {player.name: player for player in game.players}
+        scored = {player.name: player for player in game.players}  # not rivals: their meals are not recorded
         for name, meal in data.items():
             player = scored.get(name)
             plain = self.plain_critic_meal(player, meal) if player is not None else None
@@ -856,18 +863,14 @@ class RecordReader:
         tokens = _plain_tokens(value, params["token_values"], "courses")
         kinds, wild = params["course_types"], params["wild_spice"]
         limit, factor = params["spices_per_course"], params["course_spice_factor"]
-        courses = _plain_courses(value.get("courses", {}), kinds, wild, limit, factor)
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, kinds, wild, limit, factor)
         if tokens is None or courses is None:
             return None
-        return tokens, self.in_type_order(courses)
+        return tokens, courses
 
     def in_type_order(self, courses: dict[str, Course]) -> dict[str, Course]:
         """The courses in ingredient type order, whatever order the record lists them in."""
-        ordered = {}
-        for kind in self.rs.ingredient_types:
-            if kind in courses:
-                ordered[kind] = courses[kind]
-        return ordered
+        return {kind: courses[kind] for kind in self.rs.ingredient_types if kind in courses}
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
         if kind not in params["course_types"]:
