@@ -670,3 +670,17 @@ def test_a_base_pack_without_an_engine_parameter_is_refused():
     game = yaml.safe_load((ROOT / "examples" / "two-players.yaml").read_text("utf-8"))
     with pytest.raises(CritterError):
         score_record(game, load_ruleset(base="base"))
+
+
+@pytest.mark.parametrize("token", ["{}", "[bisque]", "3"])
+def test_a_token_course_that_is_not_a_name_is_refused(token):
+    """Under a card that lets tokens fill courses, a token of another shape is a record problem."""
+    golden = (ROOT / "tests" / "golden" / "a-la-carte" / "six-players.yaml").read_text("utf-8")
+    assert golden.count("token: bisque") == 1
+    Path("game.yaml").write_text(golden.replace("token: bisque", f"token: {token}"), "utf-8")
+    outcome = run(["score", "game.yaml", "--pack", str(ROOT / "cards" / "a-la-carte")])
+    (line,) = refused(outcome)
+    assert line.endswith(
+        ".courses.meat.token: expected a token name, got "
+        + {"{}": "a mapping", "[bisque]": "a list", "3": "a number"}[token]
+    )

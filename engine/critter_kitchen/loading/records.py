@@ -11,7 +11,7 @@ from ..model.game import Course, Game, Ingredient, Meal, Player
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from ..model.ruleset import Card, Ruleset
@@ -94,51 +94,124 @@ def _kind_of(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
-_INGREDIENT_KEYS = frozenset(("type", "value", "spice"))
+# Plain paths. A real record is nearly always well formed, so the reader first walks each
+# part of it with the checks below, which only say yes or no and build nothing they might
+# throw away. Anything unusual (even if legal) makes them return None, and the detailed
+# checks of RecordReader then read that part again and report whatever is wrong with it.
 
 
-def _plain_ingredient(item: Any, types: frozenset[str], wild: str, limit: int) -> Ingredient | None:
-    """The ingredient when ``item`` is well formed, else None for the detailed checks to explain.
+def _is_plain_count(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= MAX_VALUE
 
-    Nearly every ingredient of a real record is well formed; this keeps them cheap.
-    """
-    if type(item) is not dict or not item.keys() <= _INGREDIENT_KEYS:
+
+def _plain_ingredients(items: Any, types: frozenset[str], wild: str, limit: int) -> list[Ingredient] | None:
+    """A meal's ingredients when ``items`` is a list of well-formed ones, else None."""
+    if type(items) is not list:
         return None
-    kind, value = item.get("type"), item.get("value")
-    if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
-        return None
-    spices = _plain_spices(item.get("spice"), kind, wild, limit)
-    return Ingredient(kind, value, spices) if spices is not None else None
+    ingredients = []
+    for item in items:
+        if type(item) is not dict:
+            return None
+        kind, value, spice = item.get("type"), item.get("value"), item.get("spice")
+        # Keys: type and value are there (checked next), so by its size the item has no other but spice.
+        if len(item) != (2 if spice is None else 3):
+            return None
+        if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
+            return None
+        spices = _plain_spices(spice, kind, wild, limit) if spice is not None else ()
+        if spices is None:
+            return None
+        ingredients.append(Ingredient(kind, value, spices))
+    return ingredients
 
 
-_COURSE_KEYS = frozenset(("value", "spice"))
-
-
-def _plain_course(item: Any, kind: str, wild: str, limit: int, factor: int) -> Course | None:
-    """The course when ``item`` is a well-formed ingredient course, else None (see above)."""
-    if type(item) is not dict or not item.keys() <= _COURSE_KEYS:
+def _plain_courses(
+    items: Any, types: tuple[str, ...], kinds: list[str], wild: str, limit: int, factor: int
+) -> dict[str, Course] | None:
+    """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps course
+    types (``kinds``) to well-formed ingredient courses (not tokens), else None."""
+    if type(items) is not dict:
         return None
-    value = item.get("value")
-    if type(value) is not int or not 0 < value <= MAX_VALUE:
-        return None
-    spices = _plain_spices(item.get("spice"), kind, wild, limit)
-    if spices is None:
-        return None
-    return Course(kind, value, spices, None, min(value * factor ** len(spices), MAX_QUALITY))
+    courses = {}
+    for kind in types:
+        if kind not in items:
+            continue
+        item = items[kind]
+        if kind not in kinds or type(item) is not dict:
+            return None
+        value, spice = item.get("value"), item.get("spice")
+        if len(item) != (1 if spice is None else 2) or type(value) is not int or not 0 < value <= MAX_VALUE:
+            return None  # (by its size, an item with a value has no key but spice)
+        spices = _plain_spices(spice, kind, wild, limit) if spice is not None else ()
+        if spices is None:
+            return None
+        quality = value * factor ** len(spices)
+        courses[kind] = Course(kind, value, spices, None, min(quality, MAX_QUALITY))
+    return courses if len(courses) == len(items) else None  # else some key is no ingredient type
 
 
 def _plain_spices(spice: Any, kind: str, wild: str, limit: int) -> tuple[str, ...] | None:
-    if spice is None:
-        return ()
+    """The spices on an ingredient or course (one name or a list) when all may go on it."""
     if type(spice) is str:
-        spices: tuple[str, ...] = (spice,)
-    elif type(spice) is list and all(type(s) is str for s in spice):
-        spices = tuple(spice)
-    else:
+        return (spice,) if (spice == kind or spice == wild) and limit >= 1 else None
+    if type(spice) is not list or len(spice) > limit:
         return None
-    if len(spices) > limit or any(s != kind and s != wild for s in spices):
-        return None
-    return spices
+    for s in spice:
+        if type(s) is not str or (s != kind and s != wild):
+            return None
+    return tuple(spice)
+
+
+def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> dict[str, int] | None:
+    """The token counts of a meal (every key but ``skip``) when all are well formed, else None."""
+    tokens = {}
+    for key, n in data.items():
+        if key == skip:
+            continue
+        if key not in values or type(n) is not int or not 0 <= n <= MAX_VALUE:
+            return None
+        tokens[key] = n
+    return tokens
+
+
+def _is_legal(
+    listed: Sequence[str], ingredients: list[Ingredient], tokens: dict[str, int], params: dict[str, Any]
+) -> bool:
+    """Whether a meal passes every check of RecordReader.legal_meal, which says what fails."""
+    served = set()
+    real = 0
+    for ingredient in ingredients:
+        served.add(ingredient.type)
+        if ingredient.type in listed:
+            real += 1
+    if (params["only_listed_types"] and real < len(ingredients)) or real < params["min_real_ingredients"]:
+        return False
+    missing = 0
+    for kind in listed:
+        if kind not in served:
+            missing += 1
+    needed: int = missing * params["tokens_per_missing_type"]  # tokens that fill in for missing types
+    return sum(tokens.values()) >= needed
+
+
+def _listed(card: Card, held: bool, params: dict[str, Any]) -> tuple[str, ...]:
+    """The ingredient types a meal must show: the card's, less the last if the hold token covers it."""
+    if held and params["hold_covers_last"] and card.requires:
+        return card.requires[:-1]
+    return card.requires
+
+
+def _served(
+    rnd: str, card: Card, player: Player, ingredients: list[Ingredient], tokens: dict[str, int], params: dict[str, Any]
+) -> Meal:
+    """A legal meal with its quality: spiced ingredient values plus token values."""
+    factor, values = params["spice_factor"], params["token_values"]
+    quality = 0
+    for ingredient in ingredients:
+        quality += ingredient.value * factor ** len(ingredient.spices)
+    for token, n in tokens.items():
+        quality += n * values[token]
+    return Meal(rnd, card, player, tuple(ingredients), tokens, min(quality, MAX_QUALITY))
 
 
 class RecordReader:
@@ -146,10 +219,19 @@ class RecordReader:
         self.rs = ruleset
         self.source = source
         self.problems: list[Problem] = []
-        # record slot ("cards.critic", "players.restaurateur") -> card kind
-        self.slots: dict[str, str] = {slot: kind for kind, slot in ruleset.card_kinds.items()}
+        # Where a record names each kind of card: a field of its ``cards`` (cards on the
+        # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
+        self.table_fields: dict[str, str] = {}
+        self.owned_fields: dict[str, str] = {}
+        for kind, slot in ruleset.card_kinds.items():
+            scope, _, field = slot.partition(".")
+            if scope == "cards":
+                self.table_fields[field] = kind
+            elif scope == "players":
+                self.owned_fields[field] = kind
         self.single = ruleset.single_kinds
         self.types = frozenset(ruleset.ingredient_types)
+        self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
 
     def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
@@ -210,7 +292,8 @@ class RecordReader:
         everyone = self.players(top.get("players", []))
         params = self.rs.base_params()
         game = Game(self.rs, tuple(p for p in everyone if not p.automated), params, {})
-        game.rivals = tuple(p for p in everyone if p.automated)
+        if len(game.players) < len(everyone):
+            game.rivals = tuple(p for p in everyone if p.automated)
         if "cards" in top:
             self.cards(game, top["cards"])
         self.player_cards(game, top.get("players", []))
@@ -218,6 +301,7 @@ class RecordReader:
             params.update(card.parameters)
         if self.problems:  # meals are judged by cards and parameters: those must be sound first
             raise InputError(self.problems)
+        self.player_params = {player: self.params_for(game, player) for player in game.players}
         self.check_kept(game, top.get("players", []))
         self.challenge_meals(game, top.get("challenge_meals", {}))
         self.critic_meals(game, top.get("critic_meals", {}))
@@ -226,6 +310,9 @@ class RecordReader:
         return game
 
     def players(self, value: Any) -> list[Player]:
+        plain = self.plain_players(value)
+        if plain is not None:
+            return plain
         where = _Where("players")
         items = self.listing(value, where)
         if items is None:
@@ -242,12 +329,13 @@ class RecordReader:
             self.fail(where, f"{automated} automated player{'s' if automated != 1 else ''}; this game takes {allowed}")
         players: list[Player] = []
         seen: set[str] = set()
-        owned = [slot.split(".", 1)[1] for slot in self.slots if slot.startswith("players.")]
         for i, item in enumerate(items):
             entry = self.mapping(item, where / i)
             if entry is None:
                 continue
-            self.keys(entry, ("name", "automated") if "automated" in entry else (*PLAYER_KEYS, *owned), where / i)
+            self.keys(
+                entry, ("name", "automated") if "automated" in entry else (*PLAYER_KEYS, *self.owned_fields), where / i
+            )
             name = entry.get("name")
             if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
                 self.fail(where / i / "name", f"a player needs a name of 1 to {MAX_NAME} characters")
@@ -270,6 +358,41 @@ class RecordReader:
             players.append(player)
         return players
 
+    def plain_players(self, value: Any) -> list[Player] | None:
+        """The players of a plainly well-formed list without automated rivals, else None."""
+        params = self.rs.parameters
+        if (
+            type(value) is not list
+            or not params["min_players"].value <= len(value) <= params["max_players"].value
+            or not params["min_automated"].value <= 0 <= params["max_automated"].value
+        ):
+            return None
+        allowed = {*PLAYER_KEYS, *self.owned_fields}
+        players: list[Player] = []
+        names: set[str] = set()
+        for entry in value:
+            if type(entry) is not dict or not entry.keys() <= allowed:
+                return None
+            name = entry.get("name")
+            if type(name) is not str or not name.strip() or len(name) > MAX_NAME or name in names:
+                return None
+            names.add(name)
+            player = Player(name, len(players))
+            if "counters" in entry:
+                if not self.are_plain_counters(entry["counters"]):
+                    return None
+                player.counters.update(entry["counters"])
+            players.append(player)
+        return players
+
+    def are_plain_counters(self, counters: Any) -> bool:
+        if type(counters) is not dict:
+            return False
+        for key, n in counters.items():
+            if key not in self.rs.counters or not _is_plain_count(n):
+                return False
+        return True
+
     def automated(self, player: Player, value: Any, where: _Where) -> None:
         """An automated rival: its stars and critic track position come from the record."""
         data = self.mapping(value, where) or {}
@@ -282,12 +405,14 @@ class RecordReader:
         player.fixed_quality = self.count(data.get("critic_quality", 0), where / "critic_quality") or 0
 
     def player_cards(self, game: Game, items: Any) -> None:
+        holdings = self.plain_holdings(game.players, items)
+        if holdings is not None:
+            for player, held in zip(game.players, holdings, strict=True):
+                player.owned = held
+            return
         by_name = {p.name: p for p in game.players}
         taken: dict[str, str] = {}
-        for slot, kind in self.slots.items():
-            scope, field = slot.split(".", 1)
-            if scope != "players":
-                continue
+        for field, kind in self.owned_fields.items():
             for i, entry in enumerate(items if isinstance(items, list) else []):
                 if not isinstance(entry, dict):
                     continue
@@ -312,12 +437,61 @@ class RecordReader:
                     player = by_name[entry["name"]]
                     player.owned = (*player.owned, card)
 
+    def plain_holdings(self, players: tuple[Player, ...], items: Any) -> list[tuple[Card, ...]] | None:
+        """The cards each player holds, in player order, when the entries are plainly well formed.
+
+        Only when each entry made a player (no rivals, none skipped): then entries and players align.
+        """
+        if type(items) is not list or len(items) != len(players):
+            return None
+        holdings: list[tuple[Card, ...]] = []
+        taken: set[str] = set()
+        for player, entry in zip(players, items, strict=True):
+            if type(entry) is not dict or entry.get("name") != player.name:
+                return None
+            held: list[Card] = []
+            for field, kind in self.owned_fields.items():
+                if field in entry:
+                    cards = self.plain_slot(entry[field], kind)
+                    if cards is None:
+                        return None
+                    held += cards
+            for card in held:
+                if card.id in taken:
+                    return None
+                taken.add(card.id)
+            holdings.append(tuple(held))
+        return holdings
+
+    def plain_slot(self, value: Any, kind: str) -> list[Card] | None:
+        """The cards a slot names (one id, or distinct ids if a game may hold several), else None."""
+        if type(value) is not list:
+            card = self.plain_card(value, kind)
+            return [card] if card is not None else None
+        if kind in self.single:
+            return None
+        cards: list[Card] = []
+        for cid in value:
+            card = self.plain_card(cid, kind)
+            if card is None:
+                return None
+            cards.append(card)
+        return cards if len(set(value)) == len(value) else None  # (every id is text by now)
+
+    def plain_card(self, value: Any, kind: str) -> Card | None:
+        card = self.rs.cards.get(value) if type(value) is str else None
+        return card if card is not None and card.kind == kind else None
+
     def cards(self, game: Game, value: Any) -> None:
+        plain = self.plain_cards(value)
+        if plain is not None:
+            game.challenges, game.table_cards = plain
+            return
         where = _Where("cards")
         data = self.mapping(value, where)
         if data is None:
             return
-        fields = {slot.split(".", 1)[1]: kind for slot, kind in self.slots.items() if slot.startswith("cards.")}
+        fields = self.table_fields
         self.keys(data, fields, where)
         table: list[Card] = []
         for field, kind in fields.items():
@@ -342,6 +516,25 @@ class RecordReader:
                 if card is not None:
                     table.append(card)
         game.table_cards = tuple(table)
+
+    def plain_cards(self, value: Any) -> tuple[dict[str, tuple[Card, ...]], tuple[Card, ...]] | None:
+        """The challenges by round and the table cards, when ``cards`` is plainly well formed."""
+        if type(value) is not dict or not value.keys() <= self.table_fields.keys():
+            return None
+        challenges: dict[str, tuple[Card, ...]] = {}
+        table: list[Card] = []
+        for field, kind in self.table_fields.items():
+            if field == CHALLENGES:
+                plain = self.plain_challenges(value.get(field), kind)
+                if plain is None:
+                    return None
+                challenges = plain
+            elif value.get(field) is not None:
+                cards = self.plain_slot(value[field], kind)
+                if cards is None:
+                    return None
+                table += cards
+        return challenges, tuple(table)
 
     def challenge_cards(self, value: Any, kind: str, where: _Where) -> dict[str, tuple[Card, ...]]:
         data = self.mapping(value, where)
@@ -374,10 +567,33 @@ class RecordReader:
             out[rnd] = tuple(cards)
         return out
 
+    def plain_challenges(self, value: Any, kind: str) -> dict[str, tuple[Card, ...]] | None:
+        """The challenge cards by round, when each round plainly reveals its number of new cards."""
+        rounds = self.rs.parameters["challenge_rounds"].value
+        per_round = self.rs.parameters["challenges_per_round"].value
+        # The record lists the rounds and no other key: each round is there, and no more keys than rounds.
+        if type(value) is not dict or len(value) != len(rounds):
+            return None
+        out: dict[str, tuple[Card, ...]] = {}
+        seen: set[str] = set()
+        for rnd in rounds:
+            items = value.get(rnd)
+            cards = self.plain_slot(items, kind) if type(items) is list and len(items) == per_round else None
+            if cards is None:
+                return None
+            for card in cards:
+                if card.id in seen:
+                    return None
+                seen.add(card.id)
+            out[rnd] = tuple(cards)
+        return out
+
     # meals
 
     def check_kept(self, game: Game, items: list[Any]) -> None:
         limits = game.params["refrigeration_limits"]
+        if self.is_kept_plain(items, limits):
+            return
         for i, entry in enumerate(items):
             if not isinstance(entry, dict) or "kept" not in entry:
                 continue
@@ -393,6 +609,18 @@ class RecordReader:
                             where / rnd, f"{got} ingredients and spices kept; the limit after {rnd} is {limits[rnd]}"
                         )
 
+    @staticmethod
+    def is_kept_plain(items: list[Any], limits: dict[str, int]) -> bool:
+        """Whether every player entry keeps plainly well-formed counts within the limits."""
+        for entry in items:
+            kept = entry.get("kept", {}) if type(entry) is dict else None
+            if type(kept) is not dict:
+                return False
+            for rnd, n in kept.items():
+                if rnd not in limits or not _is_plain_count(n) or n > limits[rnd]:
+                    return False
+        return True
+
     def scored_player(self, game: Game, name: str, where: _Where) -> Player | None:
         """The player a meal belongs to; automated rivals serve no recorded meals."""
         for player in game.players:
@@ -405,11 +633,13 @@ class RecordReader:
         return None
 
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
-        if not any(c.parameters for c in player.owned):
-            return game.params
-        params = dict(game.params)
+        """The parameters in force for a player: the game's, changed by the cards the player holds."""
+        params = game.params
         for card in player.owned:
-            params.update(card.parameters)
+            if card.parameters:
+                if params is game.params:
+                    params = dict(params)  # those changes are the player's own
+                params.update(card.parameters)
         return params
 
     def challenge_meals(self, game: Game, value: Any) -> None:
@@ -417,26 +647,78 @@ class RecordReader:
         data = self.mapping(value, where) or {}
         self.keys(data, game.challenges, where)
         for rnd, cards in game.challenges.items():
-            meals: list[Meal] = []
-            per_player = self.mapping(data.get(rnd, {}), where / rnd) or {}
-            ids = [c.id for c in cards]
-            position = {cid: i for i, cid in enumerate(ids)}
-            for name, served in per_player.items():
-                at = where / rnd / name
-                player = self.scored_player(game, name, at)
-                if player is None:
+            meals = self.plain_round(game, rnd, cards, data.get(rnd, {}))
+            if meals is None:
+                meals = self.round_meals(game, rnd, cards, data.get(rnd, {}), where / rnd)
+            game.meals[rnd] = meals
+
+    def round_meals(self, game: Game, rnd: str, cards: tuple[Card, ...], value: Any, where: _Where) -> tuple[Meal, ...]:
+        meals: list[Meal] = []
+        per_player = self.mapping(value, where) or {}
+        ids = [c.id for c in cards]
+        position = {cid: i for i, cid in enumerate(ids)}
+        for name, served in per_player.items():
+            at = where / name
+            player = self.scored_player(game, name, at)
+            if player is None:
+                continue
+            served = self.mapping(served, at) or {}
+            for cid, meal in served.items():
+                i = position.get(cid)
+                if i is None:
+                    self.fail(at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
                     continue
-                served = self.mapping(served, at) or {}
-                for cid, meal in served.items():
-                    i = position.get(cid)
-                    if i is None:
-                        self.fail(at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
-                        continue
-                    built = self.meal(game, player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
-                    if built is not None:
-                        meals.append(built)
-            # Priority order, then reveal order: never the order the file happens to list them in.
-            game.meals[rnd] = tuple(sorted(meals, key=lambda m: (m.player.index, position[m.card.id])))
+                built = self.meal(player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
+                if built is not None:
+                    meals.append(built)
+        # Priority order, then reveal order: never the order the file happens to list them in.
+        return tuple(sorted(meals, key=lambda m: (m.player.index, position[m.card.id])))
+
+    def plain_round(self, game: Game, rnd: str, cards: tuple[Card, ...], value: Any) -> tuple[Meal, ...] | None:
+        """A round's meals when every one is plainly well formed and legal, else None.
+
+        Walking players in priority order and cards in reveal order gives the meals in the
+        order scoring wants; counting what was found shows that nothing else is listed.
+        """
+        if type(value) is not dict:
+            return None
+        meals: list[Meal] = []
+        last = len(cards) - 1
+        serving = 0
+        for player in game.players:
+            served = value.get(player.name)
+            if served is None:
+                continue
+            if type(served) is not dict:
+                return None
+            serving += 1
+            found = 0
+            for i, card in enumerate(cards):
+                if card.id in served:
+                    meal = self.plain_meal(player, rnd, card, i == last, served[card.id])
+                    if meal is None:
+                        return None
+                    meals.append(meal)
+                    found += 1
+            if found != len(served):
+                return None
+        return tuple(meals) if serving == len(value) else None
+
+    def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any) -> Meal | None:
+        """The meal when it is plainly well formed and legal, else None."""
+        if type(value) is not dict:
+            return None
+        params = self.player_params[player]
+        tokens = _plain_tokens(value, params["token_values"], "ingredients")
+        wild, limit = params["wild_spice"], params["spices_per_ingredient"]
+        ingredients = _plain_ingredients(value.get("ingredients", []), self.types, wild, limit)
+        if (
+            tokens is None
+            or ingredients is None
+            or not _is_legal(_listed(card, held, params), ingredients, tokens, params)
+        ):
+            return None
+        return _served(rnd, card, player, ingredients, tokens, params)
 
     def spices(
         self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where
@@ -481,23 +763,16 @@ class RecordReader:
                 out[key] = got
         return out
 
-    def meal(
-        self, game: Game, player: Player, rnd: str, card: Card, held: bool, value: Any, where: _Where
-    ) -> Meal | None:
+    def meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any, where: _Where) -> Meal | None:
         data = self.mapping(value, where)
         if data is None:
             return None
-        params = self.params_for(game, player)
+        params = self.player_params[player]
         before = len(self.problems)
         tokens = self.tokens(data, params, "ingredients", where)
         ingredients = []
-        types, wild, limit = self.types, params["wild_spice"], params["spices_per_ingredient"]
         items = data.get("ingredients", [])
-        for i, item in enumerate(items if type(items) is list else self.listing(items, where / "ingredients") or []):
-            plain = _plain_ingredient(item, types, wild, limit)
-            if plain is not None:
-                ingredients.append(plain)
-                continue
+        for i, item in enumerate(self.listing(items, where / "ingredients") or []):
             iw = where / "ingredients" / i
             entry = self.mapping(item, iw)
             if entry is None:
@@ -510,20 +785,15 @@ class RecordReader:
                 ingredients.append(Ingredient(kind, val, spices))
         if len(self.problems) > before:
             return None
-        listed = list(card.requires)
-        if held and params["hold_covers_last"] and listed:
-            listed.pop()
+        listed = _listed(card, held, params)
         if not self.legal_meal(card, listed, ingredients, tokens, params, where):
             return None
-        factor = params["spice_factor"]
-        quality = sum(i.value * factor ** len(i.spices) for i in ingredients)
-        quality += sum(n * params["token_values"][k] for k, n in tokens.items())
-        return Meal(rnd, card, player, tuple(ingredients), tokens, min(quality, MAX_QUALITY))
+        return _served(rnd, card, player, ingredients, tokens, params)
 
     def legal_meal(
         self,
         card: Card,
-        listed: list[str],
+        listed: Sequence[str],
         ingredients: list[Ingredient],
         tokens: dict[str, int],
         params: dict[str, Any],
@@ -554,27 +824,47 @@ class RecordReader:
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
         data = self.mapping(value, where) or {}
-        order = {k: i for i, k in enumerate(self.rs.ingredient_types)}
+        scored = {player.name: player for player in game.players}  # not rivals: their meals are not recorded
         for name, meal in data.items():
-            at = where / name
-            player = self.scored_player(game, name, at)
-            if player is None:
-                continue
-            entry = self.mapping(meal, at)
-            if entry is None:
-                continue
-            params = self.params_for(game, player)
-            player.tokens = self.tokens(entry, params, "courses", at)
-            courses = self.mapping(entry.get("courses", {}), at / "courses") or {}
-            kinds, wild = params["course_types"], params["wild_spice"]
-            limit, factor = params["spices_per_course"], params["course_spice_factor"]
-            for kind, course in courses.items():
-                built = _plain_course(course, kind, wild, limit, factor) if kind in kinds else None
-                if built is None:  # not plainly well formed: the detailed checks say why
-                    built = self.course(params, kind, course, at / "courses" / kind)
-                if built is not None:
-                    player.courses[kind] = built
-            player.courses = dict(sorted(player.courses.items(), key=lambda kv: order[kv[0]]))
+            player = scored.get(name)
+            plain = self.plain_critic_meal(player, meal) if player is not None else None
+            if player is not None and plain is not None:
+                player.tokens, player.courses = plain
+            else:
+                self.critic_meal(game, name, meal, where / name)
+
+    def critic_meal(self, game: Game, name: str, value: Any, where: _Where) -> None:
+        player = self.scored_player(game, name, where)
+        if player is None:
+            return
+        entry = self.mapping(value, where)
+        if entry is None:
+            return
+        params = self.player_params[player]
+        player.tokens = self.tokens(entry, params, "courses", where)
+        courses = self.mapping(entry.get("courses", {}), where / "courses") or {}
+        for kind, course in courses.items():
+            built = self.course(params, kind, course, where / "courses" / kind)
+            if built is not None:
+                player.courses[kind] = built
+        player.courses = self.in_type_order(player.courses)
+
+    def plain_critic_meal(self, player: Player, value: Any) -> tuple[dict[str, int], dict[str, Course]] | None:
+        """A critic meal's tokens and courses when all are plainly well formed, else None."""
+        if type(value) is not dict:
+            return None
+        params = self.player_params[player]
+        tokens = _plain_tokens(value, params["token_values"], "courses")
+        kinds, wild = params["course_types"], params["wild_spice"]
+        limit, factor = params["spices_per_course"], params["course_spice_factor"]
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, kinds, wild, limit, factor)
+        if tokens is None or courses is None:
+            return None
+        return tokens, courses
+
+    def in_type_order(self, courses: dict[str, Course]) -> dict[str, Course]:
+        """The courses in ingredient type order, whatever order the record lists them in."""
+        return {kind: courses[kind] for kind in self.rs.ingredient_types if kind in courses}
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
         if kind not in params["course_types"]:
@@ -586,6 +876,9 @@ class RecordReader:
         self.keys(entry, ("value", "spice", "token"), where)
         if "token" in entry:
             token = entry["token"]
+            if not isinstance(token, str):
+                self.fail(where / "token", f"expected a token name, got {_kind_of(token)}")
+                return None
             if not params["tokens_fill_courses"]:
                 self.fail(where, f"{token} cannot fill a critic course", "CK303")
                 return None
