@@ -16,7 +16,7 @@ saves a closure call per step, and most effects are made of those shapes.
 
 from __future__ import annotations
 
-from operator import add, eq, ge, gt, le, lt, mul, ne, sub
+from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 
 from ..errors import EvaluationError
 from .registry import FUNCTIONS
@@ -112,7 +112,10 @@ def _param(name: str) -> Fn:
 
 
 def _call(name: str, args: tuple[Op, ...]) -> Fn:
-    impl = FUNCTIONS[name].impl
+    fn = FUNCTIONS[name]
+    if fn.reads is not None:
+        return _read(fn.reads, args)
+    impl = fn.impl
     if not args:
         return impl
     kinds = tuple(a[0] if a[0] in ("slot", "const") else "fn" for a in args)
@@ -122,6 +125,19 @@ def _call(name: str, args: tuple[Op, ...]) -> Fn:
         return _call2(impl, kinds, args)
     fns = [build(a) for a in args]
     return lambda f: impl(f, *[a(f) for a in fns])
+
+
+def _read(path: str, args: tuple[Op, ...]) -> Fn:
+    """A function that reads an attribute path of its argument, or of the frame."""
+    get = attrgetter(path)
+    if not args:
+        return get
+    (arg,) = args
+    if arg[0] == "slot":
+        i = arg[1]
+        return lambda f: get(f.slots[i])
+    a = build(arg)
+    return lambda f: get(a(f))
 
 
 def _call1(impl: Callable[..., Any], kind: str, arg: Op) -> Fn:
@@ -200,19 +216,19 @@ def _compare(op: str, left: Op, right: Op) -> Fn:
 
 
 def _contains(item: Op, collection: Op, negated: bool) -> Fn:
-    if item[0] in ("slot", "const") and collection[0] == "call" and _is_slot_call(collection):
+    fn = FUNCTIONS[collection[1]] if collection[0] == "call" else None
+    if item[0] == "slot" and fn is not None and fn.reads is not None and _is_slot_call(collection):
         # the common `t in served(p)`: one closure instead of three
-        impl, j = FUNCTIONS[collection[1]].impl, collection[2][0][1]
-        if item[0] == "slot":
-            i = item[1]
-            if negated:
-                return lambda f: f.slots[i] not in impl(f, f.slots[j])
-            return lambda f: f.slots[i] in impl(f, f.slots[j])
+        get, i, j = attrgetter(fn.reads), item[1], collection[2][0][1]
+        if negated:
+            return lambda f: f.slots[i] not in get(f.slots[j])
+        return lambda f: f.slots[i] in get(f.slots[j])
+    a, coll = build(item), build(collection)
+    if item[0] == "const":
         c = item[1]
         if negated:
-            return lambda f: c not in impl(f, f.slots[j])
-        return lambda f: c in impl(f, f.slots[j])
-    a, coll = build(item), build(collection)
+            return lambda f: c not in coll(f)
+        return lambda f: c in coll(f)
     if negated:
         return lambda f: a(f) not in coll(f)
     return lambda f: a(f) in coll(f)

@@ -6,6 +6,8 @@ read these tables; nothing else lists what the language contains.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from . import types as t
 
 TYPE_CHECKING = False
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class Function:
-    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner")
+    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner", "reads")
 
     def __init__(
         self,
@@ -27,6 +29,7 @@ class Function:
         impl: Callable[..., Any],  # impl(frame, *args)
         setter: Callable[..., None] | None = None,  # setter(frame, value, *args) for set/add/multiply
         needs_owner: bool = False,
+        reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
     ) -> None:
         self.name = name
         self.params = params
@@ -36,6 +39,7 @@ class Function:
         self.impl = impl
         self.setter = setter
         self.needs_owner = needs_owner
+        self.reads = reads
 
 
 class Aggregate:
@@ -79,26 +83,37 @@ def _fn(
     return register
 
 
-@_fn("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players")
-def _players(f: Any) -> Any:
-    return f.game.players
+def _attribute(
+    name: str, params: str, returns: str, doc: str, phrase: str, reads: str, *, needs_owner: bool = False
+) -> None:
+    """A function that reads an attribute path of its one argument, or of the frame when it has none.
+
+    The closures read it with ``operator.attrgetter``, without a Python call of their own.
+    """
+    get = attrgetter(reads)
+    impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
+    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner)(impl)
+    FUNCTIONS[name].reads = reads
 
 
-@_fn(
-    "ingredient_types", "", t.list_of(t.INGREDIENT), "every ingredient type of the loaded packs", "the ingredient types"
+_attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")
+_attribute(
+    "ingredient_types",
+    "",
+    t.list_of(t.INGREDIENT),
+    "every ingredient type of the loaded packs",
+    "the ingredient types",
+    "game.ruleset.ingredient_types",
 )
-def _ingredient_types(f: Any) -> Any:
-    return f.game.ruleset.ingredient_types
-
-
-@_fn("owner", "", t.PLAYER, "the player who owns this card", "the owner", needs_owner=True)
-def _owner(f: Any) -> Any:
-    return f.owner
-
-
-@_fn("served", "p:player", t.list_of(t.INGREDIENT), "the courses p served in the critic meal", "the courses {p} served")
-def _served(f: Any, p: Any) -> Any:
-    return p.served
+_attribute("owner", "", t.PLAYER, "the player who owns this card", "the owner", "owner", needs_owner=True)
+_attribute(
+    "served",
+    "p:player",
+    t.list_of(t.INGREDIENT),
+    "the courses p served in the critic meal",
+    "the courses {p} served",
+    "served",
+)
 
 
 def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
@@ -169,12 +184,13 @@ def _tokens(f: Any, p: Any, kind: str) -> int:
 )
 def _token_value(f: Any, p: Any) -> int:
     values = f.game.params["token_values"]
-    return sum(n * values.get(k, 0) for k, n in p.tokens.items())
+    total = 0
+    for kind, n in p.tokens.items():
+        total += n * values.get(kind, 0)
+    return total
 
 
-@_fn("stars", "p:player", t.INT, "stars p has so far", "{p}'s stars so far")
-def _stars(f: Any, p: Any) -> int:
-    return p.stars  # type: ignore[no-any-return]
+_attribute("stars", "p:player", t.INT, "stars p has so far", "{p}'s stars so far", "stars")
 
 
 @_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s so far", "{p}'s stars from {s}")
@@ -202,19 +218,15 @@ def _meals(f: Any, r: str) -> Any:
     return f.game.meals.get(r, ())
 
 
-@_fn("player_of", "m:meal", t.PLAYER, "the player who served meal m", "the player who served {m}")
-def _player_of(f: Any, m: Any) -> Any:
-    return m.player
+_attribute("player_of", "m:meal", t.PLAYER, "the player who served meal m", "the player who served {m}", "player")
 
 
-@_fn("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of {m}")
-def _meal_quality(f: Any, m: Any) -> int:
-    return m.quality  # type: ignore[no-any-return]
+_attribute("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of {m}", "quality")
 
 
-@_fn("meal_card", "m:meal", t.TEXT, "name of the challenge card meal m was served for", "the card of {m}")
-def _meal_card(f: Any, m: Any) -> str:
-    return m.card.name  # type: ignore[no-any-return]
+_attribute(
+    "meal_card", "m:meal", t.TEXT, "name of the challenge card meal m was served for", "the card of {m}", "card.name"
+)
 
 
 @_fn(

@@ -72,7 +72,10 @@ class Player:
         """The critic score track position: the course qualities now, or a rival's given one."""
         if self.fixed_quality is not None:
             return self.fixed_quality
-        return sum(c.quality for c in self.courses.values())
+        total = 0
+        for course in self.courses.values():
+            total += course.quality
+        return total
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"
