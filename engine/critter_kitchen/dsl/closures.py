@@ -209,6 +209,13 @@ def _neg(operand: Op) -> Fn:
 
 def _compare(op: str, left: Op, right: Op) -> Fn:
     fn, a, b = _COMPARE[op], build(left), build(right)
+    read, read_b = _slot_read(left), _frame_read(right)
+    if read is not None and right[0] == "slot":  # e.g. player_of(m) == p
+        (get, i), j = read, right[1]
+        return lambda f: fn(get(f.slots[i]), f.slots[j])
+    if read is not None and read_b is not None:  # e.g. player_of(m) == owner
+        (get, i), get_b = read, read_b
+        return lambda f: fn(get(f.slots[i]), get_b(f))
     if right[0] == "const":
         c = right[1]
         return lambda f: fn(a(f), c)
@@ -232,6 +239,20 @@ def _contains(item: Op, collection: Op, negated: bool) -> Fn:
     if negated:
         return lambda f: a(f) not in coll(f)
     return lambda f: a(f) in coll(f)
+
+
+def _slot_read(op: Op) -> tuple[Callable[[Any], Any], int] | None:
+    """For a call of an attribute-reading function on a variable: the reader and the variable's slot."""
+    reads = FUNCTIONS[op[1]].reads if op[0] == "call" else None
+    if reads is None or not _is_slot_call(op):
+        return None
+    return attrgetter(reads), op[2][0][1]
+
+
+def _frame_read(op: Op) -> Callable[[Any], Any] | None:
+    """For a call of an attribute-reading function without arguments: its reader, which takes the frame."""
+    reads = FUNCTIONS[op[1]].reads if op[0] == "call" and not op[2] else None
+    return attrgetter(reads) if reads is not None else None
 
 
 def _is_slot_call(op: Op) -> bool:
@@ -280,6 +301,8 @@ def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: i
         return lambda f: len(spend(f, src(f)))
     if func == "each" and cond is None and element == ("slot", slot):
         return lambda f: tuple(spend(f, src(f)))
+    if func in ("count", "any", "all"):
+        return _counting(func, src, elem, cond, slot)
 
     def values(f: Frame) -> list[Any]:
         slots = f.slots
@@ -301,13 +324,36 @@ def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: i
 
 _REDUCERS: dict[str, Callable[[list[Any]], Any]] = {
     "sum": lambda v: bounded(sum(v)),
-    "count": len,
     "max": lambda v: max(v, default=0),
     "min": lambda v: min(v, default=0),
-    "any": any,
-    "all": all,
     "each": tuple,
 }
+
+
+def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
+    """count with a condition, any and all: no list of values, and any/all stop at the answer."""
+    if func == "count":
+
+        def count(f: Frame) -> int:
+            slots, n = f.slots, 0
+            for item in spend(f, src(f)):
+                slots[slot] = item
+                if cond is None or cond(f):
+                    n += 1
+            return n
+
+        return count
+    wanted = func == "any"  # the element value that decides: any stops at a true one, all at a false one
+
+    def decide(f: Frame) -> bool:
+        slots = f.slots
+        for item in spend(f, src(f)):
+            slots[slot] = item
+            if (cond is None or cond(f)) and bool(elem(f)) is wanted:
+                return wanted
+        return not wanted
+
+    return decide
 
 
 def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
