@@ -163,6 +163,9 @@ def _call2(impl: Callable[..., Any], kinds: tuple[str, ...], args: tuple[Op, ...
     if k1 == "const":
         c = x1[1]
         return lambda f: impl(f, a0(f), c)
+    if x1[0] == "param":  # e.g. band(meal_quality(m), challenge_bands)
+        name = x1[1]
+        return lambda f: impl(f, a0(f), f.game.params[name])
     return lambda f: impl(f, a0(f), a1(f))
 
 
@@ -281,6 +284,10 @@ def _text(parts: tuple[Op, ...]) -> Fn:
     shown = [build(p) for p in parts if p[0] != "const"]
     if not shown:
         return _const(template.format())
+    variables = [p for p in parts if p[0] != "const"]
+    if len(variables) == 1 and variables[0][0] == "slot":  # e.g. "best {t} course"
+        i = variables[0][1]
+        return lambda f: template.format(f.slots[i])
     if len(shown) == 1:
         (one,) = shown
         return lambda f: template.format(one(f))
@@ -456,9 +463,10 @@ def _modify(name: str, how: str, args: tuple[Op, ...], value: Op) -> Fn:
 def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
     stars_of, who_of = build(amount), build(target)
     why_of = build(reason) if reason is not None else None
+    fixed = amount[1] if amount[0] == "const" else None  # most awards are of a fixed number of stars
 
     def award(f: Frame) -> None:
-        stars = stars_of(f)
+        stars = fixed if fixed is not None else stars_of(f)
         if stars <= 0:
             return
         who = who_of(f)
