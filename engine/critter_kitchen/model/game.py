@@ -159,6 +159,7 @@ class Game:
         self.awards: list[Award] = []
         self.steps = 0  # loop steps effects have taken (see the budget in dsl/closures.py)
         self._groups = 0
+        self._in_play: list[tuple[Card, Player | None]] | None = None
 
     def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
         """Give ``stars`` to each player; a tie for the highest value is friendly."""
@@ -172,10 +173,16 @@ class Game:
             awards.append(Award(player.name, stage, stars, card, reason, value, group, tied))
 
     def cards_in_play(self) -> list[tuple[Card, Player | None]]:
-        """Cards whose effects apply, each with its owner, in the order their effects run."""
+        """Cards whose effects apply, each with its owner, in the order their effects run.
+
+        The rules cards come first. Scoring changes no card, so the list is made once.
+        """
+        if self._in_play is not None:
+            return self._in_play
         cards: list[tuple[Card, Player | None]] = [(c, None) for c in self.ruleset.rules_cards]
         for round_cards in self.challenges.values():
             cards.extend((c, None) for c in round_cards)
         cards.extend((c, None) for c in self.table_cards)
         cards.extend((c, p) for p in self.players for c in p.owned)
+        self._in_play = cards
         return cards

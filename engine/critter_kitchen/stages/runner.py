@@ -58,10 +58,11 @@ def run_stages(game: Game, source: str = "") -> None:
     for player in game.players:
         player.served = tuple(player.courses)  # effects change course qualities, never which were served
     hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
-    for card, owner in game.cards_in_play():
+    in_play = game.cards_in_play()
+    for card, owner in in_play:
         for effect in card.effects:
             hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
-    rules = {c.id: c for c in game.ruleset.rules_cards}
+    rules = {c.id: c for c, _ in in_play if c.kind == game.ruleset.rules_kind}
     for stage in game.ruleset.stages:
         for card, owner, code in hooks.get((stage.name, "before"), ()):
             _run(code, game, card, stage.name, owner)
@@ -80,25 +81,31 @@ def run_stages(game: Game, source: str = "") -> None:
             _run(code, game, card, stage.name, owner)
 
 
+def _index(p: Player) -> int:
+    return p.index
+
+
 def rank(game: Game) -> tuple[list[Standing], str]:
     """Order the players by the ruleset's tie-breaks, then priority; say what decided first place."""
-    rules_card = game.ruleset.rules_cards[0]
-    everyone = sorted((*game.players, *game.rivals), key=lambda p: p.index)
-    columns = []
+    rules_card = game.cards_in_play()[0][0]
+    everyone = (*game.players, *game.rivals) if not game.rivals else sorted((*game.players, *game.rivals), key=_index)
+    frames = []
     for tb in game.ruleset.tiebreaks:
         assert tb.code is not None
-        run, frame = tb.code.run, Frame(game, rules_card, "ranking", None, tb.code.slots)
-        column = []
-        for p in everyone:
+        frames.append((tb.code.run, Frame(game, rules_card, "ranking", None, tb.code.slots)))
+    keys = {}
+    for p in everyone:
+        values = []
+        for run, frame in frames:
             frame.slots[0] = p
-            column.append(run(frame))
-        columns.append(column)
-    keys = {p.name: (*values, -p.index) for p, *values in zip(everyone, *columns, strict=True)}
-    order = sorted(everyone, key=lambda p: keys[p.name], reverse=True)
+            values.append(run(frame))
+        values.append(-p.index)
+        keys[p] = tuple(values)
+    order = sorted(everyone, key=keys.__getitem__, reverse=True)
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
-    first, second = keys[order[0].name], keys[order[1].name]
+    first, second = keys[order[0]], keys[order[1]]
     labels = [tb.label for tb in game.ruleset.tiebreaks] + [game.ruleset.priority_label]
     decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
     return standings, decided
