@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError, Problem
-from .yamlpos import read_document, read_text
+from .yamlpos import read_document, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -13,12 +13,7 @@ if TYPE_CHECKING:
 def load_data(path: str, shown: str) -> Any:
     """A record file's data: JSON files through the JSON reader, anything else as YAML."""
     if path.endswith(".json"):
-        try:
-            with open(path, "rb") as f:
-                raw = f.read()
-        except OSError as e:
-            raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
-        return parse_json(shown, read_text(shown, raw))
+        return parse_json(shown, read_file(path, shown))
     return read_document(path, shown).data
 
 

@@ -76,12 +76,17 @@ class Document:
 def read_document(path: str | os.PathLike[str], shown: str | None = None) -> Document:
     """Read and parse one YAML or JSON file; raise InputError with its place on failure."""
     name = shown or os.fspath(path)
+    return parse(name, read_file(path, name))
+
+
+def read_file(path: str | os.PathLike[str], shown: str) -> str:
+    """A file's text, named ``shown`` in problems: unreadable, too large or not UTF-8 is an InputError."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
-        raise InputError([Problem(name, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
-    return parse(name, read_text(name, raw))
+        raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
+    return read_text(shown, raw)
 
 
 def read_text(path: str, raw: bytes) -> str:
