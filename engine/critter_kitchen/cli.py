@@ -8,9 +8,12 @@ import sys
 
 from . import __version__
 from .errors import CritterError, InputError, Problem
+from .loading.records import read_record
+from .stages.runner import score_game
 
-# Each command imports what it needs when it runs: `score` starts cold, and most of the
-# package (the DSL parser and checker, schemas, card rendering) is never needed there.
+# Beyond reading and scoring a record, each command imports what it needs when it runs:
+# `score` starts cold, and most of the package (the DSL parser and checker, schemas,
+# card rendering) is never needed there.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -160,9 +163,6 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
-    from .loading.records import read_record
-    from .stages.runner import score_game
-
     if item.problems:
         raise InputError(list(item.problems))
     return score_game(read_record(ruleset, item.data, item.source), item.source)
@@ -343,6 +343,8 @@ def _pack_id(folder: Path) -> str | None:
 
 def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
     """The packs found beside ``pack`` that it requires (recursively), then ``pack`` itself."""
+    from .loading.yamlpos import read_document
+
     by_id = {pid: p for p in known if (pid := _pack_id(p)) is not None}
     order: list[Path] = []
 
@@ -350,8 +352,6 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
         if p in order:
             return
         order.append(p)  # placed before its requirements are known, so cycles end here
-        from .loading.yamlpos import read_document
-
         try:
             requires = read_document(p / "pack.yaml").data.get("requires") or []
         except (InputError, AttributeError):
@@ -393,7 +393,6 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     """
     from .loading.cached import load_ruleset
     from .loading.files import load_data
-    from .loading.records import read_record
 
     try:
         data = load_data(str(path), name)
