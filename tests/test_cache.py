@@ -93,3 +93,21 @@ def test_scoring_from_a_fresh_cache_imports_no_loader(tmp_path):
     assert "critter_kitchen.loading.packs" in first.stdout  # an empty cache loads the packs
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert again.stdout.splitlines()[-1] == "loaded: []"
+
+
+def test_a_damaged_entry_is_never_half_used(cache_dir):
+    """Syntax trees stay pickled inside a cached ruleset until asked for: damage anywhere
+    in the entry must send the load back to the packs, not surface later."""
+    from critter_kitchen.report.cards import card_text
+
+    def rendered():
+        rules = load_ruleset()
+        return [card_text(card, rules) for card in rules.cards.values()]
+
+    expected = rendered()
+    (entry,) = cache_dir.glob("packs-*.pickle")
+    good = entry.read_bytes()
+    for at in range(len(good) // 3, len(good), len(good) // 7):
+        entry.write_bytes(good[:at] + bytes([good[at] ^ 0x55]) + good[at + 1 :])
+        assert rendered() == expected, at
+        entry.write_bytes(good)

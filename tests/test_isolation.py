@@ -243,7 +243,7 @@ def test_a_corrupt_entry_falls_back_and_is_replaced(tmp_path, monkeypatch, expec
     entry.write_bytes(CORRUPTIONS[how](good))
     assert scored_json() == expected
     stream = io.BytesIO(entry.read_bytes())
-    pickle.load(stream)  # what the entry was built from
+    pickle.load(stream)  # what the entry was built from, and a checksum
     assert pickle.load(stream)[1] == []  # a sound entry again
     assert scored_json() == expected
 

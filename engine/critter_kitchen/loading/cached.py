@@ -2,9 +2,10 @@
 
 One entry per set of loaded packs. An entry starts with what it was built from: the
 bytes of every file of those packs, the engine's files (by size and time), the Python
-version and the working folder (messages name files relative to it). A hit needs all of
-it unchanged, byte for byte, and gives back the checked ruleset (its compiled programs
-rebuild their closures from their ops as they unpickle) with the problems found.
+version and the working folder (messages name files relative to it), and a checksum of
+the rest. A hit needs all of it unchanged, byte for byte, and gives back the checked
+ruleset (its compiled programs rebuild their closures from their ops as they unpickle)
+with the problems found.
 
 This module is what ``score`` runs on a fresh cache, so it imports only what a hit
 needs; the loader itself (YAML with positions, schemas, the DSL parser and checker) is
@@ -110,8 +111,8 @@ def _read(key: tuple[str, tuple[Any, ...]]) -> tuple[Ruleset, list[Problem]] | N
         return None
     try:
         stream = io.BytesIO(data)
-        if pickle.load(stream) != built_from:
-            return None
+        if pickle.load(stream) != (built_from, zlib.crc32(data[stream.tell() :])):
+            return None  # outdated, or damaged: syntax trees inside are only unpickled when asked for
         ruleset, problems = pickle.load(stream)
     except Exception:  # noqa: BLE001 - a corrupt or outdated entry only costs a normal load
         return None
@@ -123,7 +124,8 @@ def _read(key: tuple[str, tuple[Any, ...]]) -> tuple[Ruleset, list[Problem]] | N
 def _write(key: tuple[str, tuple[Any, ...]], loaded: tuple[Ruleset, list[Problem]]) -> None:
     name, built_from = key
     try:
-        head = pickle.dumps(built_from, protocol=pickle.HIGHEST_PROTOCOL)
-        cache.write(name, head + pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL))
+        body = pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL)
+        head = pickle.dumps((built_from, zlib.crc32(body)), protocol=pickle.HIGHEST_PROTOCOL)
+        cache.write(name, head + body)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
