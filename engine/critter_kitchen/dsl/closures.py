@@ -226,10 +226,10 @@ def _compare(op: str, left: Op, right: Op) -> Fn:
 
 
 def _contains(item: Op, collection: Op, negated: bool) -> Fn:
-    fn = FUNCTIONS[collection[1]] if collection[0] == "call" else None
-    if item[0] == "slot" and fn is not None and fn.reads is not None and _is_slot_call(collection):
+    read = _slot_read(collection)
+    if item[0] == "slot" and read is not None:
         # the common `t in served(p)`: one closure instead of three
-        get, i, j = attrgetter(fn.reads), item[1], collection[2][0][1]
+        (get, j), i = read, item[1]
         if negated:
             return lambda f: f.slots[i] not in get(f.slots[j])
         return lambda f: f.slots[i] in get(f.slots[j])
@@ -281,13 +281,13 @@ def _not(operand: Op) -> Fn:
 def _text(parts: tuple[Op, ...]) -> Fn:
     # One format string for the fixed parts; only the shown expressions run.
     template = "".join(show(p[1]).replace("{", "{{").replace("}", "}}") if p[0] == "const" else "{}" for p in parts)
-    shown = [build(p) for p in parts if p[0] != "const"]
-    if not shown:
-        return _const(template.format())
     variables = [p for p in parts if p[0] != "const"]
+    if not variables:
+        return _const(template.format())
     if len(variables) == 1 and variables[0][0] == "slot":  # e.g. "best {t} course"
         i = variables[0][1]
         return lambda f: template.format(f.slots[i])
+    shown = [build(p) for p in variables]
     if len(shown) == 1:
         (one,) = shown
         return lambda f: template.format(one(f))

@@ -105,8 +105,8 @@ class _Compiler:
 
     def stmt_if(self, s: n.If, scope: Scope) -> Op:
         _, cond = self.expr(s.condition, scope, t.BOOL)
-        orelse = self.block(s.orelse, scope) if s.orelse else None
-        return ("if", cond, self.block(s.then, scope), orelse)
+        then = self.block(s.then, scope)
+        return ("if", cond, then, self.block(s.orelse, scope) if s.orelse else None)
 
     def stmt_modify(self, s: n.Modify, scope: Scope) -> Op:
         fn = FUNCTIONS.get(s.target.func)

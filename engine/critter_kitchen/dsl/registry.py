@@ -74,10 +74,11 @@ def _fn(
     *,
     needs_owner: bool = False,
     setter: Callable[..., None] | None = None,
+    reads: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
-        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner)  # type: ignore[arg-type]
+        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner, reads)  # type: ignore[arg-type]
         return impl
 
     return register
@@ -92,8 +93,7 @@ def _attribute(
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
-    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner)(impl)
-    FUNCTIONS[name].reads = reads
+    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads)(impl)
 
 
 _attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")

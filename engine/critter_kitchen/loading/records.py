@@ -829,7 +829,8 @@ class RecordReader:
             player = scored.get(name)
             plain = self.plain_critic_meal(player, meal) if player is not None else None
             if player is not None and plain is not None:
-                player.tokens, player.courses = plain
+                player.tokens = plain[0]
+                player.serve(plain[1])
             else:
                 self.critic_meal(game, name, meal, where / name)
 
@@ -843,11 +844,12 @@ class RecordReader:
         params = self.player_params[player]
         player.tokens = self.tokens(entry, params, "courses", where)
         courses = self.mapping(entry.get("courses", {}), where / "courses") or {}
+        served: dict[str, Course] = {}
         for kind, course in courses.items():
             built = self.course(params, kind, course, where / "courses" / kind)
             if built is not None:
-                player.courses[kind] = built
-        player.courses = self.in_type_order(player.courses)
+                served[kind] = built
+        player.serve(self.in_type_order(served))
 
     def plain_critic_meal(self, player: Player, value: Any) -> tuple[dict[str, int], dict[str, Course]] | None:
         """A critic meal's tokens and courses when all are plainly well formed, else None."""

@@ -14,14 +14,13 @@ if TYPE_CHECKING:
 class Course:
     """One course of a critic meal; ``quality`` is what effects change."""
 
-    __slots__ = ("type", "value", "spices", "token", "base_quality", "quality")
+    __slots__ = ("type", "value", "spices", "token", "quality")
 
     def __init__(self, type: str, value: int, spices: tuple[str, ...], token: str | None, quality: int) -> None:
         self.type = type
         self.value = value
         self.spices = spices
         self.token = token
-        self.base_quality = quality
         self.quality = quality
 
 
@@ -46,7 +45,6 @@ class Player:
         "fixed_quality",
         "owned",
         "counters",
-        "kept",
         "courses",
         "served",
         "tokens",
@@ -61,12 +59,16 @@ class Player:
         self.fixed_quality: int | None = None  # an automated rival's critic track position
         self.owned: tuple[Card, ...] = ()  # cards this player holds, e.g. a Restaurateur
         self.counters: dict[str, int] = {}
-        self.kept: dict[str, int] = {}
         self.courses: dict[str, Course] = {}
-        self.served: tuple[str, ...] = ()  # the course types in ``courses``, set once they are read
+        self.served: tuple[str, ...] = ()  # the course types in ``courses``
         self.tokens: dict[str, int] = {}  # unused tokens kept for the critic meal
         self.stars = 0
         self.stage_stars: dict[str, int] = {}
+
+    def serve(self, courses: dict[str, Course]) -> None:
+        """The critic meal's courses; effects later change their qualities, never which were served."""
+        self.courses = courses
+        self.served = tuple(courses)
 
     def critic_quality(self) -> int:
         """The critic score track position: the course qualities now, or a rival's given one."""

@@ -33,10 +33,6 @@ class _Syntax:
             self._ast = pickle.loads(self._ast)
         return self._ast
 
-    @ast.setter
-    def ast(self, value: Any) -> None:
-        self._ast = value
-
     def _pickled_ast(self) -> Any:
         if self._ast is None or type(self._ast) is bytes:
             return self._ast

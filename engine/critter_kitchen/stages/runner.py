@@ -55,8 +55,6 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
 
 def run_stages(game: Game, source: str = "") -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities."""
-    for player in game.players:
-        player.served = tuple(player.courses)  # effects change course qualities, never which were served
     hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
     in_play = game.cards_in_play()
     for card, owner in in_play:
