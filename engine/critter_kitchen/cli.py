@@ -7,8 +7,9 @@ import os
 import sys
 
 from . import __version__
-from .errors import CritterError, InputError, Problem
+from .errors import CritterError, InputError, Problem, printable
 from .loading.records import read_record
+from .report.problems import REPORTER_BY_NAME
 from .stages.runner import score_game
 
 # Beyond reading and scoring a record, each command imports what it needs when it runs:
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a card file or a game record")
     _pack_option(validate)
     validate.add_argument(
-        "--format", choices=("text", "json", "github"), default="text", help="output format (default: text)"
+        "--format", choices=tuple(REPORTER_BY_NAME), default="text", help="output format (default: text)"
     )
     validate.add_argument(
         "--whole-packs",
@@ -98,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(e.problems, sys.stderr)
         return EXIT_INVALID
     except CritterError as e:
-        print(f"critter-kitchen: {e}", file=sys.stderr)
+        print(f"critter-kitchen: {printable(str(e))}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         return 130
@@ -254,7 +255,6 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    import json
     from pathlib import Path
 
     problems: list[Problem] = []
@@ -290,26 +290,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             elif not args.skip_unrelated:
                 problems.append(Problem(name, 0, 0, "neither a game record nor a file inside a card pack", "CK104"))
     unique = sorted(set(problems))
-    if args.format == "json":
-        rows = [
-            {
-                "path": p.path,
-                "line": p.line,
-                "column": p.column,
-                "code": p.code,
-                "message": f"{p.where}: {p.message}" if p.where else p.message,
-            }
-            for p in unique
-        ]
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-    elif args.format == "github":
-        for p in unique:
-            message = (f"{p.where}: {p.message}" if p.where else p.message).replace("%", "%25").replace("\n", "%0A")
-            print(f"::error file={p.path},line={max(p.line, 1)},col={max(p.column, 1)}::{p.code} {message}")
-    else:
-        _report(unique, sys.stdout if not unique else sys.stderr, with_code=True)
-        if not unique:
-            print(f"ok: {checked} checked, no problems")
+    report = REPORTER_BY_NAME[args.format](unique, checked)
+    sys.stdout.write(report.out)
+    sys.stderr.write(report.err)
     return EXIT_INVALID if unique else EXIT_OK
 
 

@@ -69,20 +69,51 @@ class Problem(Value):
         return self.path
 
     def format(self, *, with_code: bool = False) -> str:
+        """The problem for people: one line, then the excerpt (if any) that shows the place."""
+        return "\n".join((self.line_text(with_code=with_code), *(printable(line) for line in self.excerpt)))
+
+    def line_text(self, *, with_code: bool = False) -> str:
+        """The problem on one line: location, code, message, each escaped and cut."""
         code = f"{self.code} " if with_code else ""
-        head = f"{printable(self.location())}: {code}{printable(self.message)}"
-        return "\n".join((head, *self.excerpt))
+        return f"{printable(self.location())}: {code}{printable(self.message)}"
+
+    def full_message(self) -> str:
+        """The message with its record path in front (for formats that give the file apart)."""
+        return printable(f"{self.where}: {self.message}" if self.where else self.message)
 
 
 MAX_MESSAGE = 300  # characters of a message; input echoed in it may be far longer
+
+
+def escaped(text: str) -> str:
+    """``text`` with each character that is not printable written as its escape (``\\n``, ``\\x1b``).
+
+    Whatever reaches a terminal or a CI log from input goes through here (or :func:`printable`):
+    a raw line break would forge output lines, and ESC or OSC sequences would drive the terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
 
 
 def printable(text: str) -> str:
     """One line of reasonable length: control characters escaped, long text cut."""
     if text.isprintable() and len(text) <= MAX_MESSAGE:
         return text
-    clean = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: MAX_MESSAGE + 1])
-    return clean if len(clean) <= MAX_MESSAGE else clean[: MAX_MESSAGE - 3] + "..."
+    pieces = [ch if ch.isprintable() else _escape(ch) for ch in text[: MAX_MESSAGE + 1]]
+    if sum(map(len, pieces)) <= MAX_MESSAGE:
+        return "".join(pieces)
+    kept, used = [], 0
+    for piece in pieces:  # cut between escapes, never inside one
+        if used + len(piece) > MAX_MESSAGE - 3:
+            break
+        kept.append(piece)
+        used += len(piece)
+    return "".join(kept) + "..."
+
+
+def _escape(ch: str) -> str:
+    return ascii(ch)[1:-1]
 
 
 class CritterError(Exception):

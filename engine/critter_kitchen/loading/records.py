@@ -6,7 +6,7 @@ Every problem is reported with the record path of the offending value, e.g.
 
 from __future__ import annotations
 
-from ..errors import InputError, Problem, did_you_mean
+from ..errors import InputError, Problem, did_you_mean, escaped
 from ..model.game import Course, Game, Ingredient, Meal, Player
 
 TYPE_CHECKING = False
@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
+# A name heads a column of the score table and is echoed in messages of at most 300
+# characters: a hundred is room for any real name and leaves the rest of a message room.
 MAX_NAME = 100
+NAME_NEEDED = f"a player needs a name of 1 to {MAX_NAME} characters"
 CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by round
 TOP_KEYS = ("players", "cards", "challenge_meals", "critic_meals")
 PLAYER_KEYS = ("name", "kept", "counters")
@@ -92,6 +95,28 @@ def _kind_of(v: Any) -> str:
         dict: "a mapping",
         type(None): "nothing",
     }.get(type(v), type(v).__name__)
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a player, or None: a name is one line of printable text.
+
+    Names are printed in the score table, its ``Winner:`` line and messages: a line break
+    would forge lines there, and control characters (ESC, OSC) would drive the terminal.
+    """
+    if type(name) is not str or not name or len(name) > MAX_NAME:
+        return NAME_NEEDED
+    if name.isprintable():
+        return None if name.strip() else f"a player name cannot be blank: '{name}'"
+    shown = escaped(name)
+    bad = next(ch for ch in name if not ch.isprintable())
+    if bad in LINE_BREAKS:
+        return f"a player name must be one line; this one has a line break ('{escaped(bad)}'): '{shown}'"
+    kind = "control character" if bad < "\xa0" else "unprintable character"  # C0, DEL and C1 are controls
+    return f"a player name must be printable text; this one has the {kind} '{escaped(bad)}': '{shown}'"
+
+
+# What str.splitlines() splits on: each ends a line on some terminal or in some viewer.
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 # Plain paths. A real record is nearly always well formed, so the reader first walks each
@@ -336,9 +361,8 @@ class RecordReader:
             self.keys(
                 entry, ("name", "automated") if "automated" in entry else (*PLAYER_KEYS, *self.owned_fields), where / i
             )
-            name = entry.get("name")
-            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-                self.fail(where / i / "name", f"a player needs a name of 1 to {MAX_NAME} characters")
+            name = self.player_name(entry.get("name"), where / i / "name")
+            if name is None:
                 continue
             if name in seen:
                 self.fail(where / i / "name", f"two players are named '{name}'")
@@ -358,6 +382,14 @@ class RecordReader:
             players.append(player)
         return players
 
+    def player_name(self, value: Any, where: _Where) -> str | None:
+        """``value`` when it can name a player; else None, and the problem is reported."""
+        wrong = name_problem(value)
+        if wrong is None and isinstance(value, str):
+            return value
+        self.fail(where, wrong or NAME_NEEDED)
+        return None
+
     def plain_players(self, value: Any) -> list[Player] | None:
         """The players of a plainly well-formed list without automated rivals, else None."""
         params = self.rs.parameters
@@ -374,7 +406,7 @@ class RecordReader:
             if type(entry) is not dict or not entry.keys() <= allowed:
                 return None
             name = entry.get("name")
-            if type(name) is not str or not name.strip() or len(name) > MAX_NAME or name in names:
+            if type(name) is not str or name in names or name_problem(name) is not None:
                 return None
             names.add(name)
             player = Player(name, len(players))

@@ -1,10 +1,15 @@
-"""Cards for people: a listing, and one card with its effects in plain English."""
+"""Cards for people: a listing, and one card with its effects in plain English.
+
+Card files are a stranger's data: every text taken from them is shown with its control
+characters escaped (``escaped``), so a name cannot add lines or drive the terminal.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..dsl.render import program_lines
+from ..errors import escaped
 from ..model.ruleset import Card, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
@@ -32,6 +37,11 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
 
 
 def card_text(card: Card, ruleset: Ruleset) -> str:
+    return "\n".join(escaped(line) for line in _card_lines(card, ruleset))
+
+
+def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
+    """The lines of :func:`card_text`, before escaping (each is one line: none holds a line break unescaped)."""
     lines = [f"{card.name} ({card.id})", f"kind: {card.kind} · pack: {card.pack} · file: {card.path}"]
     if "text" in card.data:
         lines += ["", " ".join(str(card.data["text"]).split())]
@@ -49,18 +59,19 @@ def card_text(card: Card, ruleset: Ruleset) -> str:
         if stage.card == card.id and stage.ast is not None:
             lines += ["", f"Stage {stage.name}: {stage.description}"]
             lines += [f"    {line}" for line in program_lines(stage.ast)]
-    return "\n".join(lines)
+    return lines
 
 
 def listing_text(ruleset: Ruleset) -> str:
     by_kind: dict[str, list[Card]] = {}
     for card in ruleset.cards.values():
         by_kind.setdefault(card.kind, []).append(card)
-    width = max((len(c.id) for c in ruleset.cards.values()), default=0)
+    ids = {card.id: escaped(card.id) for card in ruleset.cards.values()}  # aligned as shown
+    width = max(map(len, ids.values()), default=0)
     lines: list[str] = []
     for kind, cards in by_kind.items():
         lines.append(f"{kind} ({len(cards)})")
         for card in sorted(cards, key=lambda c: c.id):
             extra = f"  requires {', '.join(card.requires)}" if card.requires else ""
-            lines.append(f"  {card.id.ljust(width)}  {card.name}{extra}")
-    return "\n".join(lines)
+            lines.append(f"  {ids[card.id].ljust(width)}  {card.name}{extra}")
+    return "\n".join(escaped(line) for line in lines)

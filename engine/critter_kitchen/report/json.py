@@ -1,4 +1,4 @@
-"""A result as the JSON document fixed by the public interface."""
+"""A result as the JSON document fixed by the public interface, and JSON text safe to print."""
 
 from __future__ import annotations
 
@@ -24,3 +24,29 @@ def _standing(s: Standing) -> dict[str, Any]:
     if s.player.automated:
         out["automated"] = True
     return out
+
+
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as JSON that keeps non-ASCII text readable but holds no unprintable character.
+
+    ``json.dumps(..., ensure_ascii=False)`` escapes only the C0 controls; DEL, the C1
+    controls (U+009B starts a terminal sequence too), line separators and invisible
+    formatting characters would reach the terminal raw. Written as ``\\uXXXX`` they decode
+    to the same strings. Outside strings JSON text is ASCII, so only strings are touched.
+    """
+    import json
+
+    separators = (",", ":") if indent is None else None
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
+    if text.replace("\n", "").isprintable():  # the newlines are the indentation's: strings hold none raw
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in text)
+
+
+def _json_escape(ch: str) -> str:
+    """``ch`` as a JSON string escape: ``\\uXXXX``, or a surrogate pair beyond the BMP."""
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

@@ -1,62 +1,84 @@
-"""A result as a table for people: stars per stage per player, totals, winner, notes."""
+"""A result as a table for people: stars per stage per player, totals, winner, notes.
+
+Every text from input (player names) or card data (stage names, reasons, notes) is shown
+with its control characters escaped, and columns are aligned by the width text takes on a
+terminal, not by its length in characters.
+"""
 
 from __future__ import annotations
 
+from ..errors import escaped
 from ..model.game import Award
 from ..stages.runner import Result
 
 
 def result_text(result: Result, *, explain: bool = False) -> str:
     game = result.game
-    players = list(game.players)
+    names = [escaped(p.name) for p in game.players]
     stages = list(dict.fromkeys([*game.ruleset.stage_names(), *(a.stage for a in result.awards)]))
-    width = max(len("total"), *(len(s) for s in stages))
-    cols = [max(3, len(p.name)) for p in players]
-    lines = ["  ".join([" " * width, *(p.name.rjust(w) for p, w in zip(players, cols, strict=False))])]
-    for stage in stages:
-        row = [str(p.stage_stars.get(stage, 0)).rjust(w) for p, w in zip(players, cols, strict=False)]
-        lines.append("  ".join([stage.ljust(width), *row]))
+    labels = [escaped(s) for s in stages]
+    width = max(len("total"), *(shown_width(s) for s in labels))
+    cols = [max(3, shown_width(n)) for n in names]
+
+    def row(label: str, cells: list[str]) -> str:
+        return "  ".join([ljust(label, width), *(rjust(c, w) for c, w in zip(cells, cols, strict=True))])
+
+    lines = [row("", names)]
+    for stage, label in zip(stages, labels, strict=True):
+        lines.append(row(label, [str(p.stage_stars.get(stage, 0)) for p in game.players]))
     lines.append("  ".join(["-" * width, *("-" * w for w in cols)]))
-    lines.append(
-        "  ".join(["total".ljust(width), *(str(p.stars).rjust(w) for p, w in zip(players, cols, strict=False))])
-    )
+    lines.append(row("total", [str(p.stars) for p in game.players]))
     quality = {s.player.name: s.critic_quality for s in result.standings}
-    lines.append(
-        "  ".join(
-            ["quality".ljust(width), *(str(quality[p.name]).rjust(w) for p, w in zip(players, cols, strict=False))]
-        )
-    )
+    lines.append(row("quality", [str(quality[p.name]) for p in game.players]))
     lines.append("")
     lines.append(f"Winner: {_winner_line(result)}")
     rivals = [s for s in result.standings if s.player.automated]
     if rivals:
         lines.append(_rival_line(result))
-    lines.append("Ranking: " + ", ".join(f"{s.rank}. {s.player.name} ({s.stars})" for s in result.standings))
+    lines.append("Ranking: " + ", ".join(f"{s.rank}. {escaped(s.player.name)} ({s.stars})" for s in result.standings))
     if explain:
         lines.append("")
         lines.append("Awards:")
         lines.extend(f"  {line}" for line in explain_lines(result.awards))
     for note in result.notes:
         lines.append("")
-        lines.append(f"* Unverified: {note}.")
+        lines.append(f"* Unverified: {escaped(note)}.")
     return "\n".join(lines)
+
+
+def shown_width(text: str) -> int:
+    """The columns ``text`` (already escaped) takes on a terminal: wide characters take two,
+    combining marks none."""
+    if text.isascii():
+        return len(text)
+    import unicodedata  # only names and labels beyond ASCII need it
+
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def ljust(text: str, width: int) -> str:
+    return text + " " * (width - shown_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    return " " * (width - shown_width(text)) + text
 
 
 def _rival_line(result: Result) -> str:
     """Against automated rivals: whether the best human player beat them."""
     best = next(s for s in result.standings if not s.player.automated)
-    rivals = ", ".join(s.player.name for s in result.standings if s.player.automated)
+    rivals = ", ".join(escaped(s.player.name) for s in result.standings if s.player.automated)
     if best.rank == 1:
-        return f"{best.player.name} beats {rivals}."
-    return f"{best.player.name} does not beat {rivals}."
+        return f"{escaped(best.player.name)} beats {rivals}."
+    return f"{escaped(best.player.name)} does not beat {rivals}."
 
 
 def _winner_line(result: Result) -> str:
     first = result.standings[0]
-    line = f"{first.player.name} with {first.stars} stars"
+    line = f"{escaped(first.player.name)} with {first.stars} stars"
     if len(result.standings) > 1 and result.standings[1].stars == first.stars:
-        line += f" (tied on stars with {result.standings[1].player.name})"
-    return f"{line}; decided by: {result.decided_by}"
+        line += f" (tied on stars with {escaped(result.standings[1].player.name)})"
+    return f"{line}; decided by: {escaped(result.decided_by)}"
 
 
 def explain_lines(awards: list[Award]) -> list[str]:
@@ -68,15 +90,12 @@ def explain_lines(awards: list[Award]) -> list[str]:
     for group in groups.values():
         a = group[0]
         stars = f"+{a.stars} star" + ("s" if a.stars != 1 else "")
+        head = f"{escaped(a.stage)} [{escaped(a.card)}] {escaped(a.reason)}"
         if a.value is not None:
-            who = ", ".join(f"{g.player} {g.value}" for g in group)
+            who = ", ".join(f"{escaped(g.player)} {g.value}" for g in group)
             tie = " (friendly tie)" if a.tied else ""
-            out.append(
-                f"{a.stage} [{a.card}] {a.reason}: {who}{tie}: {stars} each"
-                if a.tied
-                else f"{a.stage} [{a.card}] {a.reason}: {who}: {stars}"
-            )
+            out.append(f"{head}: {who}{tie}: {stars} each" if a.tied else f"{head}: {who}: {stars}")
         else:
-            who = ", ".join(g.player for g in group)
-            out.append(f"{a.stage} [{a.card}] {a.reason}: {who} {stars}")
+            who = ", ".join(escaped(g.player) for g in group)
+            out.append(f"{head}: {who} {stars}")
     return out
