@@ -41,7 +41,7 @@ def card_text(card: Card, ruleset: Ruleset) -> str:
 
 
 def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
-    """The lines of :func:`card_text` as the card data gives them; escaping keeps a line break inside one on its line."""
+    """The lines of :func:`card_text` as the card data gives them (escaping keeps a line break on its line)."""
     lines = [f"{card.name} ({card.id})", f"kind: {card.kind} · pack: {card.pack} · file: {card.path}"]
     if "text" in card.data:
         lines += ["", " ".join(str(card.data["text"]).split())]
