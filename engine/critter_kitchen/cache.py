@@ -13,6 +13,7 @@ from .loading.discovery import read_regular
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # 700 times the base pack's entry: anything larger is not ours
 
+
 def cache_dir() -> str | None:
     configured = os.environ.get("CRITTER_KITCHEN_CACHE")
     if configured is not None:

@@ -130,7 +130,7 @@ class _PackWalk:
                 self.seen_files.add(target)
                 self.walked.files.append(entry.path)
             return None
-        if target in self.seen_folders or not _may_descend(entry.path, real, target, depth, self.walked):
+        if not _may_descend(entry.path, real, target, depth, self.walked) or target in self.seen_folders:
             return None
         self.seen_folders.add(target)
         return target
@@ -161,7 +161,7 @@ def _link_target(path: str, inside: str, walked: Walked) -> str | None:
         os.stat(path)
     except OSError as e:
         if e.errno == errno.ELOOP:
-            walked.problems.append(Problem(path, 0, 0, "cannot read: symbolic link loop", "CK001"))
+            walked.problems.append(Problem(path, 0, 0, "cannot read file: symbolic link loop", "CK001"))
             return None
         # a dangling link: reading it reports that it leads nowhere
     target = os.path.realpath(path)
@@ -270,4 +270,3 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
 def _sorted(walked: Walked) -> Walked:
     walked.files.sort()
     return walked
-
