@@ -263,11 +263,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     checked = 0
     whole: set[str] = set()  # packs already checked in full, by their real place
     below = {name: discovery.packs_below(name) for name in args.paths if os.path.isdir(name)}
-    named = {os.path.realpath(p) for walked in below.values() for p in walked.files} | _homes_of(args.paths)
+    named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(args.paths)
     for name in args.paths:
         path = Path(name)
         if name in below:
-            packs = [Path(p) for p in below[name].files]
+            packs = [Path(p) for p in below[name].found]
             problems.extend(below[name].problems)
             if not packs and not below[name].problems:
                 problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))

@@ -70,7 +70,7 @@ def _key(dirs: list[str]) -> tuple[str, tuple[Any, ...]] | None:
             walked = pack_files(folder)
             if walked.problems:
                 return None  # the normal load reports what kept the walk from the whole pack
-            for file in (pack, *walked.files):
+            for file in (pack, *walked.found):
                 contents.append((file, read_regular(file, MAX_FILE_BYTES)))  # a longer file is refused anyway
     except OSError:
         return None  # the normal load reports whatever is unreadable

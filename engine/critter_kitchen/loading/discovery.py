@@ -74,14 +74,14 @@ class Walked:
     """What a bounded walk found, and the problems that kept parts of it from being walked."""
 
     def __init__(self) -> None:
-        self.files: list[str] = []
+        self.found: list[str] = []  # card files, or pack folders
         self.problems: list[Problem] = []
         self.entries = 0
 
 
 def card_files(folder: str) -> list[str]:
     """The card files of a pack (see :func:`pack_files`), less those it could not walk to."""
-    return pack_files(folder).files
+    return pack_files(folder).found
 
 
 def pack_files(folder: str) -> Walked:
@@ -128,7 +128,7 @@ class _PackWalk:
         if not is_folder:
             if target not in self.seen_files:
                 self.seen_files.add(target)
-                self.walked.files.append(entry.path)
+                self.walked.found.append(entry.path)
             return None
         if not _may_descend(entry.path, real, target, depth, self.walked) or target in self.seen_folders:
             return None
@@ -136,7 +136,7 @@ class _PackWalk:
         return target
 
     def done(self) -> Walked:
-        self.walked.files.sort(key=lambda path: os.path.relpath(path, self.folder).split(os.sep))
+        self.walked.found.sort(key=lambda path: os.path.relpath(path, self.folder).split(os.sep))
         return self.walked
 
 
@@ -185,7 +185,7 @@ def _may_descend(path: str, real: str, target: str, depth: int, walked: Walked) 
 
 
 def packs_below(folder: str) -> Walked:
-    """The pack folders at or below ``folder`` (their paths in ``files``), hidden ones left out.
+    """The pack folders at or below ``folder`` (in ``found``), hidden ones left out.
 
     Links to folders are not followed: a pack reached only through one is not found.
     """
@@ -198,7 +198,7 @@ def packs_below(folder: str) -> Walked:
             if not _counted(entry, folder, walked):
                 return _sorted(walked)
             if entry.name == PACK_FILE and not _is_folder(entry):
-                walked.files.append(current)
+                walked.found.append(current)
             elif _is_folder(entry) and not entry.is_symlink() and _within_depth(entry.path, depth, walked):
                 todo.append((entry.path, depth + 1))
     return _sorted(walked)
@@ -268,5 +268,5 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
 
 
 def _sorted(walked: Walked) -> Walked:
-    walked.files.sort()
+    walked.found.sort()
     return walked

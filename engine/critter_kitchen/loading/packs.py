@@ -133,7 +133,7 @@ class _Loader:
             self.ruleset.packs.append(pack)
             walked = pack_files(str(folder))
             self.add(map(_shown, walked.problems))
-            for file in map(FsPath, walked.files):
+            for file in map(FsPath, walked.found):
                 try:
                     docs.append((pack, read_document(file, display_path(file))))
                 except InputError as e:
