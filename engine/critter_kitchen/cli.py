@@ -339,20 +339,27 @@ def _packs_near(pack: str, named: set[str]) -> list[Path]:
     return sorted(Path(p) for p in {*map(os.path.realpath, packs_beside(pack)), *named, pack})
 
 
-def _pack_id(folder: Path) -> str | None:
+def _pack_data(folder: Path) -> dict[str, Any]:
+    """A pack's pack.yaml, or {} when unreadable or a link out of the pack (the load reports why)."""
+    from .loading.discovery import link_problem
     from .loading.yamlpos import read_document
 
     try:
+        if link_problem(str(folder / "pack.yaml"), str(folder)) is not None:
+            return {}
         data = read_document(folder / "pack.yaml").data
     except InputError:
-        return None
-    return data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _pack_id(folder: Path) -> str | None:
+    data = _pack_data(folder)
+    return data["id"] if isinstance(data.get("id"), str) else None
 
 
 def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
     """The packs found beside ``pack`` that it requires (recursively), then ``pack`` itself."""
-    from .loading.yamlpos import read_document
-
     by_id = {pid: p for p in known if (pid := _pack_id(p)) is not None}
     order: list[Path] = []
 
@@ -360,10 +367,7 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
         if p in order:
             return
         order.append(p)  # placed before its requirements are known, so cycles end here
-        try:
-            requires = read_document(p / "pack.yaml").data.get("requires") or []
-        except (InputError, AttributeError):
-            requires = []
+        requires = _pack_data(p).get("requires") or []
         for req in requires if isinstance(requires, list) else []:
             if req in by_id:
                 visit(by_id[req])
