@@ -284,20 +284,46 @@ def test_a_looping_link_as_a_record_or_a_named_file(capsys):
 # deep and wide trees
 
 
-def nest(top: Path, depth: int) -> None:
-    """``depth`` folders each inside the last, made relative to each other (no path grows long)."""
-    fd = os.open(top, os.O_RDONLY)
-    try:
-        for _ in range(depth):
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+@pytest.fixture
+def nest():
+    """Make ``depth`` folders each inside the last; they are removed after the test.
+
+    Each is made relative to the last (no path grows long), and removed the same way:
+    shutil.rmtree (and so pytest's own clean-up of old temporary folders) recurses and
+    cannot remove a tree this deep.
+    """
+    made: list[tuple[Path, int]] = []
+
+    def make(top: Path, depth: int) -> None:
+        made.append((top.resolve(), depth))
+        fd = os.open(top, os.O_RDONLY)
+        try:
+            for _ in range(depth):
+                os.mkdir("d", dir_fd=fd)
+                fd = _enter(fd, "d")
+        finally:
             os.close(fd)
-            fd = inner
+
+    yield make
+    for top, depth in made:
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(depth):
+            fd = _enter(fd, "d")
+        for _ in range(depth):
+            fd = _enter(fd, "..")
+            os.rmdir("d", dir_fd=fd)
+        os.close(fd)
+
+
+def _enter(fd: int, name: str) -> int:
+    """The folder ``name`` in the open folder ``fd``, opened; ``fd`` is closed."""
+    try:
+        return os.open(name, os.O_RDONLY, dir_fd=fd)
     finally:
         os.close(fd)
 
 
-def test_2000_nested_folders_in_a_pack_stop_at_the_depth_limit(capsys):
+def test_2000_nested_folders_in_a_pack_stop_at_the_depth_limit(capsys, nest):
     pack = make_pack()
     (pack / "card.yaml").write_text(CARD, "utf-8")
     nest(pack, 2000)
@@ -309,7 +335,7 @@ def test_2000_nested_folders_in_a_pack_stop_at_the_depth_limit(capsys):
     assert (status, err) == (1, f"{too_deep}: folders nested deeper than 32 levels\n")
 
 
-def test_2000_nested_folders_below_a_named_folder(capsys):
+def test_2000_nested_folders_below_a_named_folder(capsys, nest):
     Path("tree").mkdir()
     nest(Path("tree"), 2000)
     status, _, err = run(capsys, "validate", "tree")
@@ -369,7 +395,7 @@ def scandirs(monkeypatch) -> list[str]:
     return listed
 
 
-def test_validate_file_does_not_walk_the_working_folder(capsys, scandirs, tmp_path):
+def test_validate_file_does_not_walk_the_working_folder(capsys, scandirs, tmp_path, nest):
     for i in range(20):  # a tree beside the packs that holds no pack at all
         Path(f"junk-{i}").mkdir()
         nest(Path(f"junk-{i}"), 30)
