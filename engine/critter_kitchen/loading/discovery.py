@@ -236,12 +236,18 @@ def packs_beside(pack: str) -> list[str]:
 
 def _listing(folder: str, walked: Walked) -> list[os.DirEntry[str]]:
     """The entries of ``folder`` that are not hidden, in name order; [] (and a problem) if unreadable."""
+    entries: list[os.DirEntry[str]] = []
     try:
         with os.scandir(folder) as it:
-            return sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
+            for entry in it:
+                if not entry.name.startswith("."):
+                    entries.append(entry)
+                    if len(entries) > MAX_ENTRIES:
+                        break  # the walk stops here anyway: a huge folder is not held in memory
     except OSError as e:
         walked.problems.append(Problem(folder, 0, 0, f"cannot read folder: {e.strerror or e}", "CK001"))
         return []
+    return sorted(entries, key=lambda e: e.name)
 
 
 def _counted(entry: os.DirEntry[str], root: str, walked: Walked) -> bool:
