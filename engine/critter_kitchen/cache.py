@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import os
 
+from .loading.discovery import read_regular
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # 700 times the base pack's entry: anything larger is not ours
+
 
 def cache_dir() -> str | None:
     configured = os.environ.get("CRITTER_KITCHEN_CACHE")
@@ -19,15 +23,15 @@ def cache_dir() -> str | None:
 
 
 def read(name: str) -> bytes | None:
-    """The cached bytes under ``name``, or None when absent or unreadable."""
+    """The cached bytes under ``name``, or None when absent, unreadable, not a regular file or too large."""
     folder = cache_dir()
     if folder is None:
         return None
     try:
-        with open(os.path.join(folder, name), "rb") as f:
-            return f.read()
+        data = read_regular(os.path.join(folder, name), MAX_ENTRY_BYTES)
     except OSError:
         return None
+    return data if len(data) <= MAX_ENTRY_BYTES else None
 
 
 def write(name: str, data: bytes) -> None:

@@ -257,29 +257,34 @@ def cmd_cards(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .loading import discovery
+
     problems: list[Problem] = []
     checked = 0
-    whole: set[Path] = set()  # packs already checked in full
+    whole: set[str] = set()  # packs already checked in full, by their real place
+    below = {name: discovery.packs_below(name) for name in args.paths if os.path.isdir(name)}
+    named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(args.paths)
     for name in args.paths:
         path = Path(name)
-        if path.is_dir():
-            packs = _packs_below(path)
-            if not packs:
+        if name in below:
+            packs = [Path(p) for p in below[name].found]
+            problems.extend(below[name].problems)
+            if not packs and not below[name].problems:
                 problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))
             for pack in packs:
                 problems.extend(_check_pack_chain(_with_requirements(pack, packs), args.pack))
-                whole.add(pack)
+                whole.add(os.path.realpath(pack))
                 checked += 1
-        elif not path.is_file():
+        elif not os.path.lexists(name):
             problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
-        elif (home := _pack_home(path)) is not None:
+        elif (home := discovery.pack_home(name)) is not None:
             if home in whole:
                 continue
-            found = _check_pack_chain(_with_requirements(home, _packs_near(home)), args.pack)
+            found = _check_pack_chain(_with_requirements(Path(home), _packs_near(home, named)), args.pack)
             if path.name == "pack.yaml" or args.whole_packs:
                 whole.add(home)
             else:
-                found = [p for p in found if Path(p.path).resolve() == path.resolve()]
+                found = [p for p in found if os.path.realpath(p.path) == os.path.realpath(name)]
             problems.extend(found)
             checked += 1
         else:
@@ -296,38 +301,48 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if unique else EXIT_OK
 
 
-def _packs_below(folder: Path) -> list[Path]:
-    return sorted(p.parent for p in folder.rglob("pack.yaml") if not _is_hidden(p, folder))
+def _homes_of(names: Sequence[str]) -> set[str]:
+    """The packs that hold the files named on the command line, by their real place."""
+    from .loading.discovery import pack_home
+
+    homes = (pack_home(n) for n in names if os.path.lexists(n) and not os.path.isdir(n))
+    return {h for h in homes if h is not None}
 
 
-def _is_hidden(path: Path, below: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(below).parts)
+def _packs_near(pack: str, named: set[str]) -> list[Path]:
+    """Packs that ``pack`` may require: those beside it, and those the command line names.
+
+    The working folder is not searched: it may hold anything, and a file's check must not
+    cost a walk of all of it. A pack from elsewhere is named with ``--pack``.
+    """
+    from pathlib import Path
+
+    from .loading.discovery import packs_beside
+
+    return sorted(Path(p) for p in {*map(os.path.realpath, packs_beside(pack)), *named, pack})
 
 
-def _pack_home(path: Path) -> Path | None:
-    """The pack folder that holds ``path``: the nearest folder above it with a pack.yaml."""
-    return next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
-
-
-def _packs_near(pack: Path) -> list[Path]:
-    """Packs that ``pack`` may require: those below the working folder and beside it."""
-    return sorted({*_packs_below(pack.cwd()), *_packs_below(pack.parent)} | {pack})
-
-
-def _pack_id(folder: Path) -> str | None:
+def _pack_data(folder: Path) -> dict[str, Any]:
+    """A pack's pack.yaml, or {} when unreadable or a link out of the pack (the load reports why)."""
+    from .loading.discovery import link_problem
     from .loading.yamlpos import read_document
 
     try:
+        if link_problem(str(folder / "pack.yaml"), str(folder)) is not None:
+            return {}
         data = read_document(folder / "pack.yaml").data
     except InputError:
-        return None
-    return data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _pack_id(folder: Path) -> str | None:
+    data = _pack_data(folder)
+    return data["id"] if isinstance(data.get("id"), str) else None
 
 
 def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
     """The packs found beside ``pack`` that it requires (recursively), then ``pack`` itself."""
-    from .loading.yamlpos import read_document
-
     by_id = {pid: p for p in known if (pid := _pack_id(p)) is not None}
     order: list[Path] = []
 
@@ -335,10 +350,7 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
         if p in order:
             return
         order.append(p)  # placed before its requirements are known, so cycles end here
-        try:
-            requires = read_document(p / "pack.yaml").data.get("requires") or []
-        except (InputError, AttributeError):
-            requires = []
+        requires = _pack_data(p).get("requires") or []
         for req in requires if isinstance(requires, list) else []:
             if req in by_id:
                 visit(by_id[req])

@@ -23,6 +23,7 @@ import zlib
 from .. import cache
 from ..errors import InputError
 from ..model.ruleset import Ruleset
+from .discovery import MAX_FILE_BYTES, PACK_FILE, pack_files, read_regular
 from .paths import base_pack
 
 TYPE_CHECKING = False
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from ..errors import Problem
 
 CACHE_FORMAT = 3
-CARD_SUFFIXES = (".yaml", ".yml")
-PACK_FILE = "pack.yaml"
 
 
 def load_ruleset(
@@ -60,30 +59,19 @@ def load_ruleset(
     return ruleset
 
 
-def card_files(folder: str) -> list[str]:
-    """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
-    found = []
-    for root, dirs, files in os.walk(folder):
-        if root != folder and PACK_FILE in files:
-            dirs[:] = []  # a pack of its own
-            continue
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in files:
-            if name.endswith(CARD_SUFFIXES) and not name.startswith(".") and (root != folder or name != PACK_FILE):
-                found.append(os.path.join(root, name))
-    return sorted(found, key=lambda path: os.path.relpath(path, folder).split(os.sep))
-
-
 def _key(dirs: list[str]) -> tuple[str, tuple[Any, ...]] | None:
     """The entry's file name and what it must have been built from."""
     contents = []
     try:
         for folder in dirs:
             pack = os.path.join(folder, PACK_FILE)
-            files = [pack, *card_files(folder)] if os.path.isfile(pack) else []
-            for file in files:
-                with open(file, "rb") as f:
-                    contents.append((file, f.read()))
+            if not os.path.isfile(pack):
+                continue
+            walked = pack_files(folder)
+            if walked.problems:
+                return None  # the normal load reports what kept the walk from the whole pack
+            for file in (pack, *walked.found):
+                contents.append((file, read_regular(file, MAX_FILE_BYTES)))  # a longer file is refused anyway
     except OSError:
         return None  # the normal load reports whatever is unreadable
     where = repr((CACHE_FORMAT, sys.version, os.getcwd(), [os.path.abspath(d) for d in dirs])).encode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path as FsPath
 from typing import Any
@@ -12,7 +13,7 @@ from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_pro
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
-from .cached import card_files
+from .discovery import PACK_FILE, is_inside, link_problem, pack_files
 from .dsltext import excerpt, locator
 from .paths import base_pack
 from .records import ENGINE_PARAMETERS
@@ -45,7 +46,7 @@ def display_path(path: FsPath) -> str:
     Files of the shipped base pack read as ``cards/base/...`` wherever it is installed,
     which is where they live in the source repository.
     """
-    resolved = path.resolve()
+    resolved = FsPath(os.path.realpath(path))  # never raises, even for a link loop
     for root, shown in ((FsPath(base_pack()).resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
@@ -81,7 +82,9 @@ def _requirements(dirs: list[FsPath]) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for folder in dirs:
         try:
-            data = read_document(folder / "pack.yaml").data
+            if link_problem(str(folder / PACK_FILE), str(folder)) is not None:
+                continue
+            data = read_document(folder / PACK_FILE).data
         except InputError:
             continue
         if isinstance(data, dict) and isinstance(data.get("id"), str):
@@ -128,7 +131,9 @@ class _Loader:
             if pack is None:
                 continue
             self.ruleset.packs.append(pack)
-            for file in map(FsPath, card_files(str(folder))):
+            walked = pack_files(str(folder))
+            self.add(map(_shown, walked.problems))
+            for file in map(FsPath, walked.found):
                 try:
                     docs.append((pack, read_document(file, display_path(file))))
                 except InputError as e:
@@ -152,14 +157,18 @@ class _Loader:
         return False
 
     def read_pack(self, folder: FsPath) -> Pack | None:
-        shown = display_path(folder / "pack.yaml")
+        shown = display_path(folder / PACK_FILE)
         if not folder.is_dir():
             self.problems.append(Problem(display_path(folder), 0, 0, "no such card pack folder", "CK104"))
             return None
-        if not (folder / "pack.yaml").is_file():
+        if not os.path.lexists(folder / PACK_FILE):
             self.problems.append(
                 Problem(display_path(folder), 0, 0, "not a card pack: no pack.yaml in this folder", "CK104")
             )
+            return None
+        refused = link_problem(str(folder / PACK_FILE), str(folder))
+        if refused is not None:
+            self.problems.append(_shown(refused))
             return None
         try:
             doc = read_document(folder / "pack.yaml", shown)
@@ -251,9 +260,11 @@ class _Loader:
         """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack."""
         file = FsPath(pack.path) / ref if ref.endswith(".json") else FsPath(schema.shipped(ref))
         try:
+            if ref.endswith(".json") and not is_inside(str(file), pack.path):
+                raise ValueError("it lies outside the pack folder")
             schema.validator(str(file))
         except (OSError, ValueError) as e:
-            reason = "no such schema" if isinstance(e, OSError) else str(e)
+            reason = _unusable(e)
             self.at(doc, ("card_kinds", kind, "schema"), f"unusable schema '{ref}': {reason}", "CK104")
             return schema.shipped("card")
         return str(file)
@@ -476,6 +487,19 @@ class _Loader:
                         f"stage '{stage}' is also replaced by card '{other.id}', and both can be in play",
                         "CK205",
                     )
+
+
+def _unusable(e: OSError | ValueError) -> str:
+    """Why a schema file cannot be used, in a few words."""
+    if isinstance(e, FileNotFoundError):
+        return "no such schema"
+    return (e.strerror or str(e)) if isinstance(e, OSError) else str(e)
+
+
+def _shown(problem: Problem) -> Problem:
+    """A problem of a walk, its path shown as the user would write it (a link named, not followed)."""
+    folder, name = os.path.split(problem.path)
+    return Problem(str(FsPath(display_path(FsPath(folder))) / name), 0, 0, problem.message, problem.code)
 
 
 def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
-from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import Problem, did_you_mean
+from .discovery import MAX_FILE_BYTES, read_regular
 from .paths import schemas
 from .yamlpos import Document, Path
 
@@ -43,7 +43,13 @@ def validator(file: str) -> Any:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
-    schema = json.loads(FsPath(file).read_text("utf-8"))
+    raw = read_regular(file, MAX_FILE_BYTES)
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
+    try:
+        schema = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("nesting is too deep") from None
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as e:

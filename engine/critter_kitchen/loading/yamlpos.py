@@ -13,6 +13,7 @@ import yaml
 
 from ..errors import InputError, Problem
 from ..values import Value
+from .discovery import MAX_FILE_BYTES, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ try:  # libyaml is much faster where it is available
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = MAX_FILE_BYTES
 MAX_NODES = 200_000
 MAX_DEPTH = 64
 
@@ -80,10 +81,12 @@ def read_document(path: str | os.PathLike[str], shown: str | None = None) -> Doc
 
 
 def read_file(path: str | os.PathLike[str], shown: str) -> str:
-    """A file's text, named ``shown`` in problems: unreadable, too large or not UTF-8 is an InputError."""
+    """A file's text, named ``shown`` in problems: unreadable, too large or not UTF-8 is an InputError.
+
+    Only a regular file is read, and never more than one byte past the limit.
+    """
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        raw = read_regular(os.fspath(path), MAX_BYTES)
     except OSError as e:
         raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
     return read_text(shown, raw)

@@ -1,0 +1,278 @@
+"""Where packs and their files are on disk, and how much of a file may be read.
+
+Every folder walk of the engine is here: the card files of a pack, the packs below a
+folder, the pack that holds a file and the packs beside it. Walks are iterative and
+bounded (MAX_DEPTH levels, MAX_ENTRIES entries), skip hidden names, and inside a pack
+follow a symbolic link only where it stays inside the pack folder. Reading is bounded
+too: only regular files, never more than the limit plus one byte, and a named pipe
+never blocks.
+
+``score`` imports this on a filled cache, so it uses os and os.path only.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from ..errors import Problem
+
+PACK_FILE = "pack.yaml"
+CARD_SUFFIXES = (".yaml", ".yml")
+MAX_FILE_BYTES = 2 * 1024 * 1024  # a card file, pack.yaml, schema or game record
+# Folder levels below the folder a walk starts from. The shipped packs go two levels
+# down; 32 leaves room for any layout people write and stops a runaway tree (or a
+# folder made to exhaust the interpreter's stack) long before paths grow unwieldy.
+MAX_DEPTH = 32
+# Files and folders one walk may look at: 1,500 times the whole shipped card tree, and
+# still a fraction of a second of listing; past it the walk stops with a problem rather
+# than spend minutes in a tree that holds no packs (a home folder, a build output).
+MAX_ENTRIES = 100_000
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegularFile(OSError):
+    """A path that names something other than a regular file (a pipe, a device, a folder)."""
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file at ``path`` (so a caller sees it is too long).
+
+    Opening never blocks (a named pipe with no writer is refused, not waited on), and the
+    opened file itself is checked, so a swap between a check and the read cannot slip
+    anything else in. OSError (NotRegularFile for a pipe, device or folder) on failure.
+    """
+    fd = os.open(path, _OPEN_FLAGS)
+    with open(fd, "rb", buffering=0) as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for is_kind, name in _KINDS if is_kind(mode)), "not a file")
+            raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind})", path)
+        chunks, left = [], limit + 1
+        while left > 0:
+            chunk = f.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+# pack files
+
+
+class Walked:
+    """What a bounded walk found, and the problems that kept parts of it from being walked."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []  # card files, or pack folders
+        self.problems: list[Problem] = []
+        self.entries = 0
+
+
+def card_files(folder: str) -> list[str]:
+    """The card files of a pack (see :func:`pack_files`), less those it could not walk to."""
+    return pack_files(folder).found
+
+
+def pack_files(folder: str) -> Walked:
+    """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it.
+
+    A symbolic link is followed only when it leads inside the pack folder; a file reached
+    twice (through a link and in its own place) is listed once.
+    """
+    walk = _PackWalk(folder)
+    todo = [(folder, walk.inside, 0)]
+    while todo:
+        current, real, depth = todo.pop()
+        entries = _listing(current, walk.walked)
+        if current != folder and any(e.name == PACK_FILE for e in entries):
+            continue  # a pack of its own
+        for entry in entries:
+            if not _counted(entry, folder, walk.walked):
+                return walk.done()
+            below = walk.step(entry, current, real, depth)
+            if below is not None:
+                todo.append((entry.path, below, depth + 1))
+    return walk.done()
+
+
+class _PackWalk:
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.inside = os.path.realpath(folder)
+        self.walked = Walked()
+        self.seen_files: set[str] = set()
+        self.seen_folders = {self.inside}
+
+    def step(self, entry: os.DirEntry[str], current: str, real: str, depth: int) -> str | None:
+        """Take one entry of ``current`` (really at ``real``): the real place of a folder to enter, or None."""
+        is_card = entry.name.endswith(CARD_SUFFIXES) and not (current == self.folder and entry.name == PACK_FILE)
+        is_folder = _is_folder(entry)
+        if not (is_card or is_folder):
+            return None
+        target = os.path.join(real, entry.name)
+        if entry.is_symlink():
+            target = _link_target(entry.path, self.inside, self.walked) or ""
+            if not target:
+                return None
+        if not is_folder:
+            if target not in self.seen_files:
+                self.seen_files.add(target)
+                self.walked.found.append(entry.path)
+            return None
+        if not _may_descend(entry.path, real, target, depth, self.walked) or target in self.seen_folders:
+            return None
+        self.seen_folders.add(target)
+        return target
+
+    def done(self) -> Walked:
+        self.walked.found.sort(key=lambda path: os.path.relpath(path, self.folder).split(os.sep))
+        return self.walked
+
+
+def link_problem(path: str, pack: str) -> Problem | None:
+    """Why the symbolic link ``path`` inside ``pack`` may not be followed, or None if it may (or is no link)."""
+    if not os.path.islink(path):
+        return None
+    walked = Walked()
+    _link_target(path, os.path.realpath(pack), walked)
+    return walked.problems[0] if walked.problems else None
+
+
+def is_inside(path: str, folder: str) -> bool:
+    """Whether ``path``, with every link in it followed, is ``folder`` or below it."""
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _link_target(path: str, inside: str, walked: Walked) -> str | None:
+    """Where a link inside a pack leads, or None (with the problem recorded) if it may not be followed."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            walked.problems.append(Problem(path, 0, 0, "cannot read file: symbolic link loop", "CK001"))
+            return None
+        # a dangling link: reading it reports that it leads nowhere
+    target = os.path.realpath(path)
+    if not is_inside(target, inside):
+        message = f"symbolic link leads outside the pack folder, to {target}"
+        walked.problems.append(Problem(path, 0, 0, message, "CK104"))
+        return None
+    return target
+
+
+def _may_descend(path: str, real: str, target: str, depth: int, walked: Walked) -> bool:
+    """Whether the walk may enter the folder ``path`` (its real place ``target``) below ``real``."""
+    if real == target or real.startswith(target.rstrip(os.sep) + os.sep):
+        message = "cannot read folder: symbolic link loop (it leads back to a folder above it)"
+        walked.problems.append(Problem(path, 0, 0, message, "CK001"))
+        return False
+    return _within_depth(path, depth, walked)
+
+
+# packs on disk
+
+
+def packs_below(folder: str) -> Walked:
+    """The pack folders at or below ``folder`` (in ``found``), hidden ones left out.
+
+    Links to folders are not followed: a pack reached only through one is not found.
+    """
+    walked = Walked()
+    todo = [(folder, 0)]
+    while todo:
+        current, depth = todo.pop()
+        entries = _listing(current, walked)
+        for entry in entries:
+            if not _counted(entry, folder, walked):
+                return _sorted(walked)
+            if entry.name == PACK_FILE and not _is_folder(entry):
+                walked.found.append(current)
+            elif _is_folder(entry) and not entry.is_symlink() and _within_depth(entry.path, depth, walked):
+                todo.append((entry.path, depth + 1))
+    return _sorted(walked)
+
+
+def pack_home(file: str) -> str | None:
+    """The pack folder that holds ``file``: the nearest folder above it with a pack.yaml.
+
+    The folders are taken with their links followed, the file itself is not: a card that
+    is a link stays in the pack that holds the link.
+    """
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(file)))
+    while True:
+        if os.path.isfile(os.path.join(folder, PACK_FILE)):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def packs_beside(pack: str) -> list[str]:
+    """The packs next to ``pack`` (folders in its parent folder that hold a pack.yaml), and the parent if a pack."""
+    parent = os.path.dirname(os.path.abspath(pack))
+    walked = Walked()
+    found = [parent] if os.path.isfile(os.path.join(parent, PACK_FILE)) else []
+    for entry in _listing(parent, walked)[:MAX_ENTRIES]:
+        if _is_folder(entry) and os.path.isfile(os.path.join(entry.path, PACK_FILE)):
+            found.append(entry.path)
+    return found
+
+
+# the walk's steps
+
+
+def _listing(folder: str, walked: Walked) -> list[os.DirEntry[str]]:
+    """The entries of ``folder`` that are not hidden, in name order; [] (and a problem) if unreadable."""
+    entries: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if not entry.name.startswith("."):
+                    entries.append(entry)
+                    if len(entries) > MAX_ENTRIES:
+                        break  # the walk stops here anyway: a huge folder is not held in memory
+    except OSError as e:
+        walked.problems.append(Problem(folder, 0, 0, f"cannot read folder: {e.strerror or e}", "CK001"))
+        return []
+    return sorted(entries, key=lambda e: e.name)
+
+
+def _counted(entry: os.DirEntry[str], root: str, walked: Walked) -> bool:
+    """Count one entry; False (and a problem) once the walk has seen too many."""
+    walked.entries += 1
+    if walked.entries <= MAX_ENTRIES:
+        return True
+    walked.problems.append(Problem(root, 0, 0, f"more than {MAX_ENTRIES} files and folders below this folder", "CK005"))
+    return False
+
+
+def _within_depth(path: str, depth: int, walked: Walked) -> bool:
+    if depth < MAX_DEPTH:
+        return True
+    walked.problems.append(Problem(path, 0, 0, f"folders nested deeper than {MAX_DEPTH} levels", "CK005"))
+    return False
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop, or a folder gone since it was listed
+        return False
+
+
+def _sorted(walked: Walked) -> Walked:
+    walked.found.sort()
+    return walked
