@@ -10,11 +10,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # oracle.py and gen.py
 
 
 def pytest_configure(config):
-    # Tests never touch the user's cache: a private folder for the whole run.
+    # Tests never touch the user's cache or its key: private places for the whole run.
     import os
     import tempfile
 
     os.environ["CRITTER_KITCHEN_CACHE"] = tempfile.mkdtemp(prefix="ck-test-cache-")
+    os.environ["CRITTER_KITCHEN_CACHE_KEY"] = os.path.join(tempfile.mkdtemp(prefix="ck-test-key-"), "cache.key")
 
 
 @pytest.fixture(scope="session")

@@ -242,9 +242,11 @@ def test_a_corrupt_entry_falls_back_and_is_replaced(tmp_path, monkeypatch, expec
     entry, good = valid_entry(folder)
     entry.write_bytes(CORRUPTIONS[how](good))
     assert scored_json() == expected
-    stream = io.BytesIO(entry.read_bytes())
-    pickle.load(stream)  # what the entry was built from, and a checksum
-    assert pickle.load(stream)[1] == []  # a sound entry again
+    from critter_kitchen import cache
+    from critter_kitchen.loading.cached import ENTRY_CLASSES
+
+    sealed = cache.load(entry.name, ENTRY_CLASSES)  # what it was built from, the ruleset, the problems
+    assert sealed is not None and sealed[2] == []  # a sound entry again
     assert scored_json() == expected
 
 

@@ -19,7 +19,7 @@ from . import nodes as n
 
 MAX_DEPTH = 40  # how deeply expressions and blocks may nest
 MAX_DIGITS = 12  # longest number literal
-CACHE_FORMAT = 2  # bump when what the parser cache stores changes
+CACHE_FORMAT = 3  # bump when what the parser cache stores changes
 
 Locate = n.Locate
 
@@ -59,19 +59,21 @@ def _lark() -> Lark:
     """The parser, with the syntax-tree builder run during parsing (no parse tree is kept).
 
     Building the LALR tables with strict checks takes a noticeable part of a second, so
-    the built parser is cached on disk, keyed by the grammar and the lark version.
+    the built parser is cached on disk, keyed by the grammar and the lark version. The
+    tables lark saves are plain data (dicts, lists, text, numbers), so the entry is read
+    admitting no class at all, after its MAC holds (:func:`critter_kitchen.cache.load`).
     """
     import lark
 
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text("utf-8")
     key = hashlib.sha256(f"{CACHE_FORMAT}\n{lark.__version__}\n{grammar}".encode()).hexdigest()[:20]
     name = f"grammar-{key}.lark"
-    data = cache.read(name)
-    if data is not None:
+    data = cache.load(name, admitted=())
+    if isinstance(data, dict):
         try:
             loaded = Lark.__new__(Lark)  # Lark.load() takes no options; _load() is what lark's own cache uses
-            return loaded._load(io.BytesIO(data), transformer=_BUILDER, postlex=_Indenter())
-        except Exception:  # noqa: BLE001 - a corrupt cache only costs a rebuild
+            return loaded._load(data, transformer=_BUILDER, postlex=_Indenter())
+        except Exception:  # noqa: BLE001 - an entry of another lark only costs a rebuild
             pass
     parser = Lark(
         grammar,
@@ -85,7 +87,7 @@ def _lark() -> Lark:
     buffer = io.BytesIO()
     # strict checks ran while building; a loaded copy need not repeat them
     parser.save(buffer, exclude_options=("transformer", "postlex", "strict"))
-    cache.write(name, buffer.getvalue())
+    cache.store_pickled(name, buffer.getvalue())
     return parser
 
 

@@ -1,11 +1,19 @@
 """Loading packs through the compiled-pack cache.
 
-One entry per set of loaded packs. An entry starts with what it was built from: the
-bytes of every file of those packs, the engine's files (by size and time), the Python
-version and the working folder (messages name files relative to it), and a checksum of
-the rest. A hit needs all of it unchanged, byte for byte, and gives back the checked
-ruleset (its compiled programs rebuild their closures from their ops as they unpickle)
-with the problems found.
+A load starts by reading every file of its packs once (:func:`read_packs`; which files
+those are is :func:`pack_files`' answer, for the loader and the cache alike), and the
+loader builds from those bytes and reads no pack file itself: so an entry is always
+built from exactly the bytes its key was computed from, whatever changes on disk
+meanwhile.
+
+One entry per set of loaded packs. An entry records what it was built from: the bytes of
+every file of those packs (``pack.yaml``, card files, the pack's ``.json`` schema files),
+the engine's files and shipped schemas (by size and time), the Python version and the
+working folder (messages name files relative to it). A hit needs all of it unchanged,
+byte for byte, and gives back the checked ruleset (its compiled programs rebuild their
+closures from their ops as they unpickle) with the problems found. Entries are sealed
+and checked by :mod:`critter_kitchen.cache`, which unpickles nothing whose MAC does not
+hold, and then only the ruleset's own classes (:data:`ENTRY_CLASSES`).
 
 This module is what ``score`` runs on a fresh cache, so it imports only what a hit
 needs; the loader itself (YAML with positions, schemas, the DSL parser and checker) is
@@ -14,17 +22,15 @@ imported on a miss.
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
 import sys
 import zlib
 
 from .. import cache
 from ..errors import InputError
 from ..model.ruleset import Ruleset
-from .discovery import MAX_FILE_BYTES, PACK_FILE, pack_files, read_regular
-from .paths import base_pack
+from .discovery import MAX_FILE_BYTES, PACK_FILE, SCHEMA_SUFFIX, pack_files, read_regular
+from .paths import base_pack, schemas
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +39,37 @@ if TYPE_CHECKING:
 
     from ..errors import Problem
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
+# the classes a pack entry may name; anything else in an entry is refused unread
+ENTRY_CLASSES = (
+    "critter_kitchen.model.ruleset.*",
+    "critter_kitchen.dsl.closures.Compiled",
+    "critter_kitchen.errors.Problem",
+)
+
+
+class PackSource:
+    """One pack folder as a load saw it: whether it was a folder, which files it had, and their bytes."""
+
+    __slots__ = ("folder", "is_folder", "pack_file", "card_files", "schema_files", "walk_problems", "contents")
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.is_folder = os.path.isdir(folder)
+        pack = os.path.join(folder, PACK_FILE)
+        self.pack_file = pack if os.path.lexists(pack) else None  # a pipe or a link is refused when read
+        walked = pack_files(folder) if self.pack_file else None
+        found = walked.found if walked else []
+        self.card_files = [f for f in found if not f.endswith(SCHEMA_SUFFIX)]
+        self.schema_files = [f for f in found if f.endswith(SCHEMA_SUFFIX)]
+        self.walk_problems = walked.problems if walked else []  # what kept the walk from the whole pack
+        # a file's bytes (a longer file than the limit is refused by the loader), or why it could not be read
+        self.contents: dict[str, bytes | OSError] = {}
+        for file in (pack, *found) if self.pack_file else ():
+            try:
+                self.contents[file] = read_regular(file, MAX_FILE_BYTES)
+            except OSError as e:
+                self.contents[file] = e
 
 
 def load_ruleset(
@@ -45,75 +81,58 @@ def load_ruleset(
     a copy of it).
     """
     dirs = [os.fspath(base) if base is not None else base_pack(), *(os.fspath(d) for d in pack_dirs)]
-    key = _key(dirs) if cache.cache_dir() is not None else None
+    sources = read_packs(dirs)
+    key = _key(dirs, sources) if cache.cache_dir() is not None else None
     hit = _read(key) if key is not None else None
     if hit is None:
-        from .packs import load_packs
+        from .packs import load_sources
 
-        hit = load_packs(dirs)
+        hit = load_sources(sources)
         if key is not None:
-            _write(key, hit)
+            cache.store(key[0], (key[1], *hit))
     ruleset, problems = hit
     if problems:
         raise InputError(problems)
     return ruleset
 
 
-def _key(dirs: list[str]) -> tuple[str, tuple[Any, ...]] | None:
+def read_packs(dirs: Sequence[str]) -> list[PackSource]:
+    """Every file a load of the packs in ``dirs`` uses, read once."""
+    return [PackSource(folder) for folder in dirs]
+
+
+def _key(dirs: list[str], sources: list[PackSource]) -> tuple[str, tuple[Any, ...]] | None:
     """The entry's file name and what it must have been built from."""
-    contents = []
-    try:
-        for folder in dirs:
-            pack = os.path.join(folder, PACK_FILE)
-            if not os.path.isfile(pack):
-                continue
-            walked = pack_files(folder)
-            if walked.problems:
-                return None  # the normal load reports what kept the walk from the whole pack
-            for file in (pack, *walked.found):
-                contents.append((file, read_regular(file, MAX_FILE_BYTES)))  # a longer file is refused anyway
-    except OSError:
-        return None  # the normal load reports whatever is unreadable
+    if any(s.walk_problems or any(isinstance(data, OSError) for data in s.contents.values()) for s in sources):
+        return None  # the normal load reports whatever is unreadable or could not be walked
+    contents = tuple((s.folder, s.is_folder, tuple(s.contents.items())) for s in sources)
     where = repr((CACHE_FORMAT, sys.version, os.getcwd(), [os.path.abspath(d) for d in dirs])).encode()
     name = f"packs-{zlib.crc32(where):08x}{zlib.adler32(where):08x}.pickle"
-    return name, (where, _engine_files(), tuple(contents))
+    return name, (where, _engine_files(), contents)
 
 
 def _engine_files() -> tuple[tuple[str, int, int], ...]:
-    """The engine's own files by size and time, so that any change to it makes a new entry."""
+    """The engine's own files and shipped schemas by size and time, so that any change to them makes a new entry."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    shipped = schemas()
+    roots = [root] if os.path.abspath(shipped).startswith(root + os.sep) else [root, shipped]
     found = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".lark", ".json")):
-                stat = os.stat(os.path.join(folder, name))
-                found.append((os.path.join(folder, name), stat.st_size, stat.st_mtime_ns))
+    for top in roots:
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".py", ".lark", ".json")):
+                    info = os.stat(os.path.join(folder, name))
+                    found.append((os.path.join(folder, name), info.st_size, info.st_mtime_ns))
     return tuple(found)
 
 
 def _read(key: tuple[str, tuple[Any, ...]]) -> tuple[Ruleset, list[Problem]] | None:
     name, built_from = key
-    data = cache.read(name)
-    if data is None:
-        return None
-    try:
-        stream = io.BytesIO(data)
-        if pickle.load(stream) != (built_from, zlib.crc32(data[stream.tell() :])):
-            return None  # outdated, or damaged: syntax trees inside are only unpickled when asked for
-        ruleset, problems = pickle.load(stream)
-    except Exception:  # noqa: BLE001 - a corrupt or outdated entry only costs a normal load
-        return None
+    entry = cache.load(name, ENTRY_CLASSES)
+    if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == built_from):
+        return None  # absent, not sealed with this user's key, or outdated
+    _, ruleset, problems = entry
     if not isinstance(ruleset, Ruleset) or not isinstance(problems, list):
         return None
     return ruleset, problems
-
-
-def _write(key: tuple[str, tuple[Any, ...]], loaded: tuple[Ruleset, list[Problem]]) -> None:
-    name, built_from = key
-    try:
-        body = pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL)
-        head = pickle.dumps((built_from, zlib.crc32(body)), protocol=pickle.HIGHEST_PROTOCOL)
-        cache.write(name, head + body)
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        pass

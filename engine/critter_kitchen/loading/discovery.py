@@ -20,6 +20,7 @@ from ..errors import Problem
 
 PACK_FILE = "pack.yaml"
 CARD_SUFFIXES = (".yaml", ".yml")
+SCHEMA_SUFFIX = ".json"  # a pack's own schema files
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a card file, pack.yaml, schema or game record
 # Folder levels below the folder a walk starts from. The shipped packs go two levels
 # down; 32 leaves room for any layout people write and stops a runaway tree (or a
@@ -81,11 +82,11 @@ class Walked:
 
 def card_files(folder: str) -> list[str]:
     """The card files of a pack (see :func:`pack_files`), less those it could not walk to."""
-    return pack_files(folder).found
+    return [f for f in pack_files(folder).found if f.endswith(CARD_SUFFIXES)]
 
 
 def pack_files(folder: str) -> Walked:
-    """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it.
+    """The files of a pack: card YAML and schema JSON below it, less hidden ones and those of packs nested in it.
 
     A symbolic link is followed only when it leads inside the pack folder; a file reached
     twice (through a link and in its own place) is listed once.
@@ -116,7 +117,9 @@ class _PackWalk:
 
     def step(self, entry: os.DirEntry[str], current: str, real: str, depth: int) -> str | None:
         """Take one entry of ``current`` (really at ``real``): the real place of a folder to enter, or None."""
-        is_card = entry.name.endswith(CARD_SUFFIXES) and not (current == self.folder and entry.name == PACK_FILE)
+        is_card = entry.name.endswith((*CARD_SUFFIXES, SCHEMA_SUFFIX)) and not (
+            current == self.folder and entry.name == PACK_FILE
+        )
         is_folder = _is_folder(entry)
         if not (is_card or is_folder):
             return None

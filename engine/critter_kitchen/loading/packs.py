@@ -1,4 +1,9 @@
-"""Card packs on disk to a :class:`Ruleset`: read, check against schemas, compile."""
+"""Card packs on disk to a :class:`Ruleset`: read, check against schemas, compile.
+
+The loader reads no file itself: it is handed the bytes of every file of the packs,
+read once by :func:`~critter_kitchen.loading.cached.read_packs` (the same bytes the pack
+cache's key is made of), so what it builds always matches what was read.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +18,12 @@ from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_pro
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import schema
-from .discovery import PACK_FILE, is_inside, link_problem, pack_files
+from .cached import PackSource, read_packs
+from .discovery import PACK_FILE, is_inside, link_problem
 from .dsltext import excerpt, locator
 from .paths import base_pack
 from .records import ENGINE_PARAMETERS
-from .yamlpos import Document, read_document
+from .yamlpos import Document, parse, read_text, unreadable
 
 RULES_KIND = "rules"
 MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
@@ -35,9 +41,23 @@ PARAM_TYPES = {
 
 def load_packs(dirs: Sequence[str | FsPath]) -> tuple[Ruleset, list[Problem]]:
     """Load the packs in ``dirs``, the base pack first, without the cache: the ruleset and every problem."""
+    return load_sources(read_packs([str(d) for d in dirs]))
+
+
+def load_sources(sources: Sequence[PackSource]) -> tuple[Ruleset, list[Problem]]:
+    """Load packs from the files read from them, the base pack first: the ruleset and every problem."""
     loader = _Loader()
-    ruleset = loader.load([FsPath(d) for d in dirs])
+    ruleset = loader.load(sources)
     return ruleset, sorted(set(loader.problems))
+
+
+def document(source: PackSource, file: str, shown: str | None = None) -> Document:
+    """One file of a pack, parsed from the bytes read for the load; raise InputError on any problem."""
+    name = shown or file
+    raw = source.contents[file]
+    if isinstance(raw, OSError):
+        raise unreadable(name, raw)
+    return parse(name, read_text(name, raw))
 
 
 def display_path(path: FsPath) -> str:
@@ -77,14 +97,16 @@ def owns(rs: Ruleset, kind: str) -> bool:
     return rs.card_kinds.get(kind, "").startswith("players.")
 
 
-def _requirements(dirs: list[FsPath]) -> dict[str, tuple[str, ...]]:
+def _requirements(sources: Sequence[PackSource]) -> dict[str, tuple[str, ...]]:
     """Pack id -> the ids it requires, for every pack about to load (unreadable ones left out)."""
     out: dict[str, tuple[str, ...]] = {}
-    for folder in dirs:
+    for source in sources:
+        if source.pack_file is None:
+            continue
         try:
-            if link_problem(str(folder / PACK_FILE), str(folder)) is not None:
+            if link_problem(source.pack_file, source.folder) is not None:
                 continue
-            data = read_document(folder / PACK_FILE).data
+            data = document(source, source.pack_file).data
         except InputError:
             continue
         if isinstance(data, dict) and isinstance(data.get("id"), str):
@@ -114,6 +136,8 @@ class _Loader:
         self.ruleset = Ruleset(rules_kind=RULES_KIND)
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
+        self.sources: dict[str, PackSource] = {}  # pack folder -> its files
+        self.kind_validators: dict[str, Any] = {}
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -123,19 +147,19 @@ class _Loader:
 
     # packs and files
 
-    def load(self, dirs: list[FsPath]) -> Ruleset:
+    def load(self, sources: Sequence[PackSource]) -> Ruleset:
         docs: list[tuple[Pack, Document]] = []
-        self.requirements = _requirements(dirs)
-        for folder in dirs:
-            pack = self.read_pack(folder)
+        self.requirements = _requirements(sources)
+        for source in sources:
+            pack = self.read_pack(source)
             if pack is None:
                 continue
             self.ruleset.packs.append(pack)
-            walked = pack_files(str(folder))
-            self.add(map(_shown, walked.problems))
-            for file in map(FsPath, walked.found):
+            self.sources[pack.path] = source
+            self.add(map(_shown, source.walk_problems))
+            for file in source.card_files:
                 try:
-                    docs.append((pack, read_document(file, display_path(file))))
+                    docs.append((pack, document(source, file, display_path(FsPath(file)))))
                 except InputError as e:
                     self.add(e.problems)
         kinds = [(pack, doc) for pack, doc in docs if self.is_mapping(doc)]
@@ -156,12 +180,12 @@ class _Loader:
         self.at(doc, (), "a card file must be a mapping with 'id', 'kind' and 'name'", "CK101")
         return False
 
-    def read_pack(self, folder: FsPath) -> Pack | None:
-        shown = display_path(folder / PACK_FILE)
-        if not folder.is_dir():
+    def read_pack(self, source: PackSource) -> Pack | None:
+        folder = FsPath(source.folder)
+        if not source.is_folder:
             self.problems.append(Problem(display_path(folder), 0, 0, "no such card pack folder", "CK104"))
             return None
-        if not os.path.lexists(folder / PACK_FILE):
+        if source.pack_file is None:
             self.problems.append(
                 Problem(display_path(folder), 0, 0, "not a card pack: no pack.yaml in this folder", "CK104")
             )
@@ -171,7 +195,7 @@ class _Loader:
             self.problems.append(_shown(refused))
             return None
         try:
-            doc = read_document(folder / "pack.yaml", shown)
+            doc = document(source, source.pack_file, display_path(folder / "pack.yaml"))
         except InputError as e:
             self.add(e.problems)
             return None
@@ -222,7 +246,9 @@ class _Loader:
                 self.at(doc, ("card_kinds", kind), f"card kind '{kind}' is already declared", "CK102", at_key=True)
                 continue
             self.ruleset.card_kinds[kind] = spec["record"]
-            self.ruleset.kind_schemas[kind] = self.schema_file(doc, pack, kind, spec.get("schema", "card"))
+            self.ruleset.kind_schemas[kind], self.kind_validators[kind] = self.schema_file(
+                doc, pack, kind, spec.get("schema", "card")
+            )
             if spec.get("single"):
                 self.ruleset.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
@@ -256,18 +282,37 @@ class _Loader:
             elif declared.type != PARAM_TYPES[typ]:
                 self.at(doc, ("parameters", name), f"parameter '{name}' must be {typ}, not {declared.type}", "CK206")
 
-    def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> str:
-        """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack."""
-        file = FsPath(pack.path) / ref if ref.endswith(".json") else FsPath(schema.shipped(ref))
+    def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> tuple[str, Any]:
+        """A kind's schema file and validator: a shipped name such as ``card``, or a JSON file of the pack."""
         try:
-            if ref.endswith(".json") and not is_inside(str(file), pack.path):
-                raise ValueError("it lies outside the pack folder")
-            schema.validator(str(file))
+            if ref.endswith(".json"):
+                file = self.pack_schema(pack, ref)
+                return file, schema.validator_of(self.pack_schema_bytes(pack, file))
+            return schema.shipped(ref), schema.validator(schema.shipped(ref))
         except (OSError, ValueError) as e:
             reason = _unusable(e)
             self.at(doc, ("card_kinds", kind, "schema"), f"unusable schema '{ref}': {reason}", "CK104")
-            return schema.shipped("card")
-        return str(file)
+            return schema.shipped("card"), schema.validator(schema.shipped("card"))
+
+    def pack_schema(self, pack: Pack, ref: str) -> str:
+        """The file of the pack that ``ref`` names; ValueError if it names none.
+
+        Only the pack's own files (those the cache key covers) may be schemas: not one
+        outside its folder, hidden, or of a pack nested in it.
+        """
+        wanted = os.path.normpath(os.path.join(pack.path, ref))
+        if not is_inside(wanted, pack.path):
+            raise ValueError("it lies outside the pack folder")
+        for file in self.sources[pack.path].schema_files:
+            if os.path.normpath(file) == wanted:
+                return file
+        raise ValueError("no such .json file in the pack folder")
+
+    def pack_schema_bytes(self, pack: Pack, file: str) -> bytes:
+        raw = self.sources[pack.path].contents[file]
+        if isinstance(raw, OSError):
+            raise raw
+        return raw
 
     def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
         params = self.ruleset.parameters
@@ -347,7 +392,7 @@ class _Loader:
             )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
-        found = schema.check(doc, self.ruleset.kind_schemas[kind])
+        found = schema.check_with(self.kind_validators[kind], doc)
         if found:
             self.add(found)
             return

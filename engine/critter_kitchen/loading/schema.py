@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..errors import Problem, did_you_mean
@@ -39,11 +39,20 @@ def shipped(name: str) -> str:
 
 @cache
 def validator(file: str) -> Any:
-    """The compiled validator of a schema file (raises OSError or ValueError if unusable)."""
+    """The compiled validator of a shipped schema file (raises OSError or ValueError if unusable)."""
+    return validator_of(read_regular(file, MAX_FILE_BYTES))
+
+
+@lru_cache(maxsize=64)
+def validator_of(raw: bytes) -> Any:
+    """The compiled validator of a schema file's bytes (raises ValueError if unusable).
+
+    Keyed by the bytes, not the file name, so that an edited schema is never checked
+    with its old text.
+    """
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
-    raw = read_regular(file, MAX_FILE_BYTES)
     if len(raw) > MAX_FILE_BYTES:
         raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
     try:
@@ -58,10 +67,15 @@ def validator(file: str) -> Any:
 
 
 def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[Problem]:
-    """Every schema problem of ``data`` (default: the whole document), located in ``doc``."""
+    """Every problem of ``data`` (default: the whole document) under a shipped schema, located in ``doc``."""
+    return check_with(validator(file), doc, data, base)
+
+
+def check_with(checker: Any, doc: Document, data: Any = None, base: Path = ()) -> list[Problem]:
+    """Every problem of ``data`` (default: the whole document) under a compiled validator, located in ``doc``."""
     target = doc.data if data is None else data
     problems = []
-    for error in validator(file).iter_errors(target):
+    for error in checker.iter_errors(target):
         path: Path = (*base, *error.absolute_path)
         for message, where, at_key in _explain(error, path):
             problems.append(doc.problem(where, message, "CK101", at_key=at_key))

@@ -88,8 +88,13 @@ def read_file(path: str | os.PathLike[str], shown: str) -> str:
     try:
         raw = read_regular(os.fspath(path), MAX_BYTES)
     except OSError as e:
-        raise InputError([Problem(shown, 0, 0, f"cannot read file: {e.strerror or e}", "CK001")]) from None
+        raise unreadable(shown, e) from None
     return read_text(shown, raw)
+
+
+def unreadable(shown: str, error: OSError) -> InputError:
+    """The problem of a file that could not be read."""
+    return InputError([Problem(shown, 0, 0, f"cannot read file: {error.strerror or error}", "CK001")])
 
 
 def read_text(path: str, raw: bytes) -> str:

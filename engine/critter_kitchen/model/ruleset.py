@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..dsl.nodes import Expr, Program
 
 TIMINGS = ("before", "replace", "after")
+SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
 
 
 class _Syntax:
@@ -28,9 +29,11 @@ class _Syntax:
     @property
     def ast(self) -> Any:
         if type(self._ast) is bytes:
-            import pickle
+            from ..cache import unpickle
 
-            self._ast = pickle.loads(self._ast)
+            # These bytes came inside a cache entry whose MAC held; admitting only syntax
+            # classes keeps even a forged tree from naming anything that runs code.
+            self._ast = unpickle(self._ast, SYNTAX_CLASSES)
         return self._ast
 
     def _pickled_ast(self) -> Any:
