@@ -193,16 +193,16 @@ def test_standard_input_among_files(monkeypatch, expected, tmp_path):
 
 
 def test_reading_a_long_stream_holds_one_line_at_a_time():
-    """12 MB of records and one 10 MB line are read holding a few MB, whatever the stream's length."""
-    stream = io.BytesIO(b"\n".join([*good_lines(5_000), b'{"x": "' + b"y" * (5 * LIMIT) + b'"}', LINES[0]]) + b"\n")
+    """1 MB of records and one 10 MB line are read holding a few MB, whatever the stream's length."""
+    stream = io.BytesIO(b"\n".join([*good_lines(500), b'{"x": "' + b"y" * (5 * LIMIT) + b'"}', LINES[0]]) + b"\n")
     tracemalloc.start()
     try:
         sources = [entry.source for entry in read_stream(stream) if entry.problems]
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert sources == ["-:5001"]
-    assert len(stream.getbuffer()) > 20 * 2**20
+    assert sources == ["-:501"]
+    assert len(stream.getbuffer()) > 11 * 2**20
     assert peak < 3 * LIMIT + 2**20, f"{peak / 2**20:.1f} MiB"
 
 
