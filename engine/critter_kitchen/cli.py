@@ -7,7 +7,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import CritterError, InputError, Problem, printable
+from .errors import CritterError, EvaluationError, InputError, Problem, escaped, printable
 from .loading.records import read_record
 from .report.problems import REPORTER_BY_NAME
 from .stages.runner import score_game
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .stages.runner import Result
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OUTPUT = 74  # standard output closed or not writable (sysexits.h: EX_IOERR)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,20 +93,101 @@ def _pack_option(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if sys.stdout is None:  # started with standard output closed (``>&-``): no result could be shown
+        _tell("standard output is closed")
+        return EXIT_OUTPUT
+    if sys.stderr is None:  # else print(file=sys.stderr) would write problems into the results
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    _escape_what_cannot_be_shown()
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
+    try:
+        try:
+            return _run(build_parser().parse_args(argv))
+        finally:
+            sys.stdout.flush()  # short output waits in the buffer: a full disk shows only here
+    except _OutputFailed as e:
+        _tell(f"cannot write standard output: {e}")
+        _discard_output(stdout)
+        return EXIT_OUTPUT
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        _discard_output(stdout)
+        return EXIT_OK
+    finally:
+        sys.stdout = stdout
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args))
     except InputError as e:
         _report(e.problems, sys.stderr)
         return EXIT_INVALID
     except CritterError as e:
-        print(f"critter-kitchen: {printable(str(e))}", file=sys.stderr)
+        _tell(printable(str(e)))
         return EXIT_INVALID
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter shutdown from failing again
-        return EXIT_OK
+
+
+def _tell(message: str) -> None:
+    print(f"critter-kitchen: {message}", file=sys.stderr)
+
+
+def _escape_what_cannot_be_shown() -> None:
+    """A character that the terminal's encoding lacks is shown escaped (``\\xe9``), never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # absent on an in-memory stream
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _is_unicode_output() -> bool:
+    """Whether standard output takes any character; if not, JSON is written in ASCII escapes."""
+    import codecs  # loaded at every interpreter start
+
+    encoding = getattr(sys.stdout, "encoding", None)
+    return encoding is None or codecs.lookup(encoding).name.startswith("utf")
+
+
+class _OutputFailed(Exception):
+    """Standard output could not be written (a full disk, a device error): the reason."""
+
+
+class _Output:
+    """Standard output whose failed writes raise _OutputFailed; a closed pipe stays BrokenPipeError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputFailed(e.strerror or e) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputFailed(e.strerror or e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _discard_output(stream: TextIO) -> None:
+    """Point standard output at the null device, so that what waits in its buffer cannot fail at exit."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # an in-memory stream has no descriptor and no exit flush
+        pass
 
 
 def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False) -> None:
@@ -127,7 +209,6 @@ class _Input:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from .loading.cached import load_ruleset
-    from .report.text import result_text
 
     ruleset = load_ruleset(args.pack)
     inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
@@ -137,29 +218,50 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _score_one(ruleset, first, args)
     import gc
     import itertools
-    import json
-
-    from .report.json import result_json
 
     gc.freeze()  # the ruleset lives as long as the process: the collector need not walk it for every game
     status = EXIT_OK
     for item in itertools.chain((first,), (second,) if second is not None else (), inputs):
-        try:
-            result = _score(ruleset, item)
-        except InputError as e:
+        if not _score_in_batch(ruleset, item, args):
             status = EXIT_INVALID
-            if args.format == "json":
-                errors = {"source": item.source, "errors": [p.format() for p in e.problems]}
-                print(json.dumps(errors, separators=(",", ":"), ensure_ascii=False))
-            else:
-                _report(e.problems, sys.stderr)
-            continue
-        if args.format == "json":
-            print(json.dumps({"source": item.source, **result_json(result)}, separators=(",", ":"), ensure_ascii=False))
-        else:
-            print(f"== {item.source}")
-            print(result_text(result, explain=args.explain))
     return status
+
+
+def _score_in_batch(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> bool:
+    """Print one record's result, or its problems, in one write; whether it was scored.
+
+    A record that fails (a problem in it, or a card effect that fails on it) is that
+    record's error alone: the records after it are still scored.
+    """
+    try:
+        result = _score(ruleset, item)
+    except InputError as e:
+        messages = [p.format() for p in e.problems]
+    except EvaluationError as e:
+        messages = [printable(f"{item.source}: {e}")]
+    else:
+        if args.format == "json":
+            from .report.json import result_json
+
+            sys.stdout.write(_json_out({"source": item.source, **result_json(result)}) + "\n")
+        else:
+            from .report.text import result_text
+
+            sys.stdout.write(f"== {escaped(item.source)}\n{result_text(result, explain=args.explain)}\n")
+        return True
+    if args.format == "json":
+        sys.stdout.write(_json_out({"source": item.source, "errors": messages}) + "\n")
+    else:
+        sys.stderr.write("".join(m + "\n" for m in messages))
+    return False
+
+
+def _json_out(data: Any, indent: int | None = None) -> str:
+    """``data`` as JSON for standard output: unprintable characters escaped, and every
+    non-ASCII one too where the terminal cannot show it."""
+    from .report.json import json_text
+
+    return json_text(data, indent=indent, ascii_only=not _is_unicode_output())
 
 
 def _score(ruleset: Ruleset, item: _Input) -> Result:
@@ -172,11 +274,9 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
     result = _score(ruleset, item)
     if args.format == "json":
-        import json
-
         from .report.json import result_json
 
-        print(json.dumps(result_json(result), indent=2, ensure_ascii=False))
+        print(_json_out(result_json(result), indent=2))
     else:
         from .report.text import result_text
 
@@ -198,36 +298,18 @@ def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
 
 
 def _read_stdin() -> Iterator[_Input]:
-    from .loading.files import parse_json
-    from .loading.yamlpos import parse, read_text
+    """Standard input's records: one document, or JSON Lines (the rule is in loading/stream.py)."""
+    from .loading.stream import read_stream
 
-    raw = sys.stdin.buffer.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = ""
-    lines = [(i + 1, ln) for i, ln in enumerate(text.splitlines()) if ln.strip()]
-    if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
-        # JSON Lines: each line is a record of its own, and the size cap applies to each
-        for number, line in lines:
-            source = f"-:{number}"
-            try:
-                yield _Input(source, parse_json(source, read_text(source, line.encode())))
-            except InputError as e:
-                yield _Input(source, problems=e.problems)
-        return
-    try:
-        yield _Input("-", parse("-", read_text("-", raw)).data)
-    except InputError as e:
-        yield _Input("-", problems=e.problems)
+    stream = None if sys.stdin is None else getattr(sys.stdin, "buffer", None)
+    for entry in read_stream(stream, "-"):
+        yield _Input(entry.source, entry.data, entry.problems)
 
 
 # cards
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    import json
-
     from .errors import did_you_mean
     from .loading.cached import load_ruleset
     from .report.cards import card_json, card_text, listing_text
@@ -235,17 +317,17 @@ def cmd_cards(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.pack)
     if args.card is None:
         if args.format == "json":
-            print(json.dumps([card_json(c, ruleset) for c in ruleset.cards.values()], indent=2, ensure_ascii=False))
+            print(_json_out([card_json(c, ruleset) for c in ruleset.cards.values()], indent=2))
         else:
             print(listing_text(ruleset))
         return EXIT_OK
     card = ruleset.cards.get(args.card)
     if card is None:
         hint = did_you_mean(args.card, ruleset.cards)
-        print(f"critter-kitchen: unknown card '{args.card}'{hint}", file=sys.stderr)
+        _tell(printable(f"unknown card '{args.card}'{hint}"))
         return EXIT_INVALID
     if args.format == "json":
-        print(json.dumps(card_json(card, ruleset), indent=2, ensure_ascii=False))
+        print(_json_out(card_json(card, ruleset), indent=2))
     else:
         print(card_text(card, ruleset))
     return EXIT_OK

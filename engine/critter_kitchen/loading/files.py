@@ -7,6 +7,7 @@ from .yamlpos import read_document, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 
@@ -26,7 +27,7 @@ def parse_json(source: str, text: str) -> Any:
     import json  # JSON records only
 
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         raise InputError([Problem(source, e.lineno, e.colno, f"JSON syntax error: {e.msg}", "CK002")]) from None
     except _DuplicateKey as e:
@@ -35,6 +36,36 @@ def parse_json(source: str, text: str) -> Any:
         raise InputError([Problem(source, 0, 0, "a number has too many digits", "CK005")]) from None
     except RecursionError:
         raise InputError([Problem(source, 1, 1, "nesting is too deep", "CK005")]) from None
+    half = _lone_surrogate(text)
+    if half is not None:
+        line = text.count("\n", 0, half.start()) + 1
+        column = half.start() - text.rfind("\n", 0, half.start())
+        message = f"JSON syntax error: {half.group(0)} is half a surrogate pair, not a character"
+        raise InputError([Problem(source, line, column, message, "CK002")])
+    return data
+
+
+def _lone_surrogate(text: str) -> re.Match[str] | None:
+    """The first escape of half a UTF-16 surrogate pair that lacks its other half, if any.
+
+    JSON allows such an escape, but the string it makes is not Unicode text: it could be
+    neither printed nor written as UTF-8 (YAML refuses the same escape as a syntax error).
+    """
+    import re  # JSON records only; json has loaded it already
+
+    if re.search(r"\\u[dD][89a-fA-F]", text) is None:  # the common case: no such escape at all
+        return None
+    high: re.Match[str] | None = None  # a high half, waiting for its low half
+    # Every escape in order (an escaped backslash is one), so that a pair is told from two halves.
+    for m in re.finditer(r"\\(?:u([0-9a-fA-F]{4})|.)", text, re.DOTALL):
+        code = int(m.group(1), 16) if m.group(1) else 0
+        is_low = 0xDC00 <= code <= 0xDFFF
+        if high is not None and not (is_low and m.start() == high.end()):
+            return high
+        if high is None and is_low:
+            return m
+        high = m if high is None and 0xD800 <= code <= 0xDBFF else None
+    return high
 
 
 class _DuplicateKey(Exception):

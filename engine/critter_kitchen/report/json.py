@@ -26,18 +26,19 @@ def _standing(s: Standing) -> dict[str, Any]:
     return out
 
 
-def json_text(value: Any, *, indent: int | None = None) -> str:
+def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False) -> str:
     """``value`` as JSON that keeps non-ASCII text readable but holds no unprintable character.
 
     ``json.dumps(..., ensure_ascii=False)`` escapes only the C0 controls; DEL, the C1
     controls (U+009B starts a terminal sequence too), line separators and invisible
     formatting characters would reach the terminal raw. Written as ``\\uXXXX`` they decode
     to the same strings. Outside strings JSON text is ASCII, so only strings are touched.
+    ``ascii_only`` escapes every non-ASCII character, for an output that cannot show them.
     """
     import json
 
     separators = (",", ":") if indent is None else None
-    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii_only)
     if text.replace("\n", "").isprintable():  # the newlines are the indentation's: strings hold none raw
         return text
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in text)

@@ -8,6 +8,8 @@ from ..values import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..dsl.closures import Compiled
     from ..model.game import Award, Game, Player
     from ..model.ruleset import Card
@@ -91,14 +93,11 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     for tb in game.ruleset.tiebreaks:
         assert tb.code is not None
         frames.append((tb.code.run, Frame(game, rules_card, "ranking", None, tb.code.slots)))
-    keys = {}
-    for p in everyone:
-        values = []
-        for run, frame in frames:
-            frame.slots[0] = p
-            values.append(run(frame))
-        values.append(-p.index)
-        keys[p] = tuple(values)
+    try:
+        keys = {p: _rank_key(p, frames) for p in everyone}
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+        # As for a stage's effects: the checker should make this unreachable; if not, no traceback.
+        raise EvaluationError(f"{rules_card.path}: a tie-break of card '{rules_card.id}' failed: {e}") from e
     order = sorted(everyone, key=keys.__getitem__, reverse=True)
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
@@ -107,6 +106,15 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     labels = [tb.label for tb in game.ruleset.tiebreaks] + [game.ruleset.priority_label]
     decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
     return standings, decided
+
+
+def _rank_key(p: Player, frames: list[tuple[Any, Frame]]) -> tuple[Any, ...]:
+    values = []
+    for run, frame in frames:
+        frame.slots[0] = p
+        values.append(run(frame))
+    values.append(-p.index)
+    return tuple(values)
 
 
 def score_game(game: Game, source: str = "") -> Result:
