@@ -60,7 +60,7 @@ def load_ruleset(
     return ruleset
 
 
-def card_files(folder: str) -> list[str]:
+def card_files(folder: str, suffixes: tuple[str, ...] = CARD_SUFFIXES) -> list[str]:
     """The card files of a pack: YAML below it, less hidden ones and those of packs nested in it."""
     found = []
     for root, dirs, files in os.walk(folder):
@@ -69,7 +69,7 @@ def card_files(folder: str) -> list[str]:
             continue
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
-            if name.endswith(CARD_SUFFIXES) and not name.startswith(".") and (root != folder or name != PACK_FILE):
+            if name.endswith(suffixes) and not name.startswith(".") and (root != folder or name != PACK_FILE):
                 found.append(os.path.join(root, name))
     return sorted(found, key=lambda path: os.path.relpath(path, folder).split(os.sep))
 
@@ -80,7 +80,8 @@ def _key(dirs: list[str]) -> tuple[str, tuple[Any, ...]] | None:
     try:
         for folder in dirs:
             pack = os.path.join(folder, PACK_FILE)
-            files = [pack, *card_files(folder)] if os.path.isfile(pack) else []
+            # The pack's JSON files too: its card kinds' schemas, and the files they refer to.
+            files = [pack, *card_files(folder, (*CARD_SUFFIXES, ".json"))] if os.path.isfile(pack) else []
             for file in files:
                 with open(file, "rb") as f:
                     contents.append((file, f.read()))

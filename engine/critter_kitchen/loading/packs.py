@@ -11,7 +11,7 @@ from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
-from . import schema
+from . import packschema, schema
 from .cached import card_files
 from .dsltext import excerpt, locator
 from .paths import base_pack
@@ -111,6 +111,8 @@ class _Loader:
         self.ruleset = Ruleset(rules_kind=RULES_KIND)
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
+        self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
+        self.pack_schemas: dict[FsPath, Any] = {}  # schema file -> compiled (or None), each read once
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -248,14 +250,33 @@ class _Loader:
                 self.at(doc, ("parameters", name), f"parameter '{name}' must be {typ}, not {declared.type}", "CK206")
 
     def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> str:
-        """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack."""
-        file = FsPath(pack.path) / ref if ref.endswith(".json") else FsPath(schema.shipped(ref))
-        try:
-            schema.validator(str(file))
-        except (OSError, ValueError) as e:
-            reason = "no such schema" if isinstance(e, OSError) else str(e)
-            self.at(doc, ("card_kinds", kind, "schema"), f"unusable schema '{ref}': {reason}", "CK104")
-            return schema.shipped("card")
+        """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack (compiled now)."""
+        where = ("card_kinds", kind, "schema")
+        self.kind_validators[kind] = None
+        if not ref.endswith(".json"):
+            if ref not in schema.shipped_names():
+                self.at(
+                    doc,
+                    where,
+                    f"unusable schema '{ref}': no such schema{did_you_mean(ref, schema.shipped_names())}",
+                    "CK104",
+                )
+                return ""
+            self.kind_validators[kind] = schema.validator(schema.shipped(ref))
+            return schema.shipped(ref)
+        folder = FsPath(pack.path)
+        file = folder / ref
+        if not file.resolve().is_relative_to(folder.resolve()):
+            self.at(doc, where, f"schema '{ref}' is outside the pack folder", "CK105")
+            return ""
+        if not file.is_file():
+            self.at(doc, where, f"unusable schema '{ref}': no such schema", "CK104")
+            return ""
+        if file.resolve() not in self.pack_schemas:
+            compiled, problems = packschema.load(file, folder, display_path)
+            self.add(problems)
+            self.pack_schemas[file.resolve()] = compiled
+        self.kind_validators[kind] = self.pack_schemas[file.resolve()]
         return str(file)
 
     def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
@@ -336,7 +357,12 @@ class _Loader:
             )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
-        found = schema.check(doc, self.ruleset.kind_schemas[kind])
+        compiled = self.kind_validators.get(kind)
+        if compiled is None:
+            return  # the kind's schema is unusable, and that is reported
+        found = schema.check_with(doc, compiled)
+        if any(p.code == "CK106" for p in found):
+            self.kind_validators[kind] = None  # one such check is enough: do not pay for it on every card
         if found:
             self.add(found)
             return

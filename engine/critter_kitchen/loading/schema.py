@@ -9,6 +9,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import Problem, did_you_mean
+from . import packschema
 from .paths import schemas
 from .yamlpos import Document, Path
 
@@ -51,11 +52,25 @@ def validator(file: str) -> Any:
     return Draft202012Validator(schema)
 
 
+def shipped_names() -> list[str]:
+    """The names of the schemas that ship with the engine, e.g. ``card``."""
+    return sorted(name.removesuffix(".schema.json") for name in os.listdir(schemas()) if name.endswith(".schema.json"))
+
+
 def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[Problem]:
-    """Every schema problem of ``data`` (default: the whole document), located in ``doc``."""
+    """Every problem of ``data`` (default: the whole document) under a shipped schema, located in ``doc``."""
+    return check_with(doc, validator(file), data, base)
+
+
+def check_with(doc: Document, compiled: Any, data: Any = None, base: Path = ()) -> list[Problem]:
+    """Every problem of ``data`` under a compiled schema (shipped, or a pack's), located in ``doc``."""
     target = doc.data if data is None else data
+    try:
+        errors = packschema.check(compiled, target, len(doc.marks))
+    except packschema.UnsafeSchema as e:
+        return [doc.problem(base, f"cannot check this file against its schema: {e}", "CK106")]
     problems = []
-    for error in validator(file).iter_errors(target):
+    for error in errors:
         path: Path = (*base, *error.absolute_path)
         for message, where, at_key in _explain(error, path):
             problems.append(doc.problem(where, message, "CK101", at_key=at_key))
