@@ -84,7 +84,7 @@ class _File:
     path: FsPath
     doc: Document  # for locating problems; its data is the schema as read
     contents: Any  # the schema as jsonschema sees it: no '$schema'
-    base: str  # the URI its relative references are resolved against
+    base: str  # the URI its relative references resolve against when it is the root
 
 
 @dataclass
@@ -119,37 +119,47 @@ class _Loader:
             return None
         contents = {k: v for k, v in data.items() if k != "$schema"} if isinstance(data, dict) else data
         uri = path.as_uri()
-        base = uri
-        if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
-            base = urldefrag(urljoin(uri, contents["$id"])).url
-            self.prefixes.append((_folder_uri(base), path.parent))
-        self.prefixes.append((_folder_uri(uri), path.parent))
-        loaded = _File(uri, path, doc, contents, base)
-        self.files[uri] = loaded
-        if base != uri:
-            self.files.setdefault(base, loaded)
+        loaded = _File(uri, path, doc, contents, _base_of(contents, uri))
+        self.reached(loaded, uri)
         return loaded
 
-    def crawl(self, start: _File) -> None:
-        """Follow every reference from ``start``, reading the pack files they name, refusing others."""
-        todo, seen = [start], {start.uri}
-        while todo:
-            file = todo.pop()
-            for path, ref, base in _references(file.contents, (), file.base):
-                target = self.follow(file, path, ref, base)
-                if target is not None and target.uri not in seen:
-                    seen.add(target.uri)
-                    todo.append(target)
-        if self.problems:
-            return
-        registry = self.registry().crawl()
-        for file in {id(f): f for f in self.files.values()}.values():
-            for path, ref, base in _references(file.contents, (), file.base):
-                self.resolve(registry, file, path, ref, base)
+    def reached(self, file: _File, uri: str) -> str:
+        """Note that ``file`` is reached through ``uri``; the base URI of its references from there."""
+        base = _base_of(file.contents, uri)
+        for known in (uri, base):
+            self.files.setdefault(known, file)
+            self.prefixes.append((_folder_uri(known), file.path.parent))
+        return base
 
-    def follow(self, file: _File, path: Path, ref: str, base: str) -> _File | None:
-        """The file a reference leads to (read now if new), or None with a problem if it leads nowhere allowed."""
-        uri = urldefrag(urljoin(base, ref)).url
+    def crawl(self, start: _File) -> None:
+        """Follow every reference from ``start``, reading the pack files they name, refusing others.
+
+        A file's relative references resolve against the URI it was reached through (as
+        jsonschema will resolve them), so a file is visited once for each such base URI.
+        """
+        todo = [(start, start.base)]
+        seen = {(start.path, start.base)}
+        visits = []
+        while todo:
+            file, base = todo.pop()
+            visits.append((file, base))
+            for path, ref, ref_base in _references(file.contents, (), base):
+                uri = urldefrag(urljoin(ref_base, ref)).url
+                target = self.follow(file, path, ref, uri)
+                if target is None:
+                    continue
+                child = self.reached(target, uri)
+                if (target.path, child) not in seen:
+                    seen.add((target.path, child))
+                    todo.append((target, child))
+        registry = self.registry().crawl()
+        for file, base in visits:
+            for path, ref, ref_base in _references(file.contents, (), base):
+                if urldefrag(urljoin(ref_base, ref)).url in self.files:  # the others are reported
+                    self.resolve(registry, file, path, ref, ref_base)
+
+    def follow(self, file: _File, path: Path, ref: str, uri: str) -> _File | None:
+        """The file ``uri`` names (read now if new), or None with a problem if it leads nowhere allowed."""
         if uri in self.files:
             return self.files[uri]
         target = self.pack_file(uri)
@@ -159,10 +169,7 @@ class _Loader:
         if not target.is_file():
             self.add(file, path, f"'{path[-1]}' names no schema file of the pack: {_short(ref)}", "CK104")
             return None
-        loaded = self.files.get(target.as_uri()) or self.read(target)
-        if loaded is not None:
-            self.files[uri] = loaded
-        return loaded
+        return self.files.get(target.as_uri()) or self.read(target)
 
     def resolve(self, registry: Any, file: _File, path: Path, ref: str, base: str) -> None:
         """A problem if ``ref`` names a part of a schema that is not there."""
@@ -216,6 +223,13 @@ def _unresolvable() -> type[Exception]:
     from referencing.exceptions import Unresolvable
 
     return Unresolvable
+
+
+def _base_of(contents: Any, uri: str) -> str:
+    """The base URI of a schema's references when it is reached through ``uri``: its '$id' counts."""
+    if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
+        return str(urldefrag(urljoin(uri, contents["$id"])).url)
+    return uri
 
 
 def _folder_uri(uri: str) -> str:
@@ -397,6 +411,21 @@ def _regex_error(pattern: object) -> str:
     return "not text"
 
 
+def matches_any(patterns: list[str], text: str) -> bool:
+    """Whether one of the 'patternProperties' keys of a schema whose check has run matches ``text``."""
+    import re
+
+    for pattern in patterns:
+        try:
+            compiled = _regex(pattern)
+        except ValueError:
+            # Only a shipped schema gets here: a pack's check stops at a pattern RE2 cannot compile.
+            compiled = re.compile(pattern)
+        if compiled.search(text):
+            return True
+    return False
+
+
 def _search(pattern: object, text: str) -> bool:
     if not isinstance(pattern, str):
         raise UnsafeSchema(f"a pattern is not text: {_short(pattern)}")
@@ -475,4 +504,4 @@ def _safe_class() -> Any:
 
 def _short(value: Any) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 100 else text[:97] + "..."

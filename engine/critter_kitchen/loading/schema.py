@@ -92,9 +92,10 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
         return [(f"{where}missing required key '{k}'", path, False) for k in missing]
     if v == "additionalProperties" and isinstance(error.instance, dict):
         known = list(error.schema.get("properties", {}))
+        patterns = list(error.schema.get("patternProperties", {}))
         out = []
         for key in error.instance:
-            if key not in known:
+            if key not in known and not packschema.matches_any(patterns, key):
                 out.append((f"unknown key '{key}'{did_you_mean(key, known)}", (*path, key), True))
         return out
     if v == "type":
