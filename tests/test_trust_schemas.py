@@ -16,6 +16,7 @@ from pathlib import Path
 
 import fuzzlib
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from critter_kitchen.cli import main
 from critter_kitchen.loading import packschema, yamlpos
@@ -369,3 +370,22 @@ def test_a_changed_schema_file_is_seen_through_the_cache(monkeypatch, tmp_path):
     assert main(["validate", "pack"]) == 0
     write_pack({"properties": {"name": {"maxLength": 3}}})
     assert errors() == [f"{CARD}:3:7: CK101 name: longer than 3 characters"]
+
+
+def test_a_schema_that_allows_anything_still_gets_cards_the_engine_can_read():
+    write_pack({}, card="id: {a: 1}\nkind: gadget\nname: X\neffects: [{do: 5, after: critic.rumors}]\nrequires: fish\n")
+    assert errors() == [
+        f'{CARD}:1:5: CK101 id: expected text, got a mapping {{"a": 1}}',
+        f"{CARD}:4:16: CK101 effects[0].do: expected text, got a whole number 5",
+        f"{CARD}:5:11: CK101 requires: expected a list, got text 'fish'",
+    ]
+
+
+# a short fuzzing run (tools/fuzz.py --target schemas runs long ones)
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=15)
+@given(case=fuzzlib.schema_inputs())
+def test_fuzzed_pack_schemas(in_tmp, case):
+    failures = fuzzlib.run_schema(in_tmp, case[0], case[1], SECONDS)
+    assert not [f for f in failures if fuzzlib.known_issue(f, case[0]) is None], failures

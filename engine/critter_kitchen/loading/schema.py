@@ -52,6 +52,22 @@ def validator(file: str) -> Any:
     return Draft202012Validator(schema)
 
 
+@cache
+def engine_fields() -> Any:
+    """The compiled schema of the fields the engine itself reads from any card, as the shipped schemas define them.
+
+    A pack's own schema may allow anything; the loader still needs an id, a name and
+    well-formed effects, requirements and parameters.
+    """
+    from jsonschema import Draft202012Validator
+
+    card = json.loads(FsPath(shipped("card")).read_text("utf-8"))
+    challenge = json.loads(FsPath(shipped("challenge")).read_text("utf-8"))
+    fields = {name: card["properties"][name] for name in ("id", "name", "parameters", "effects")}
+    fields.update(kind={"type": "string"}, requires=challenge["properties"]["requires"])
+    return Draft202012Validator({"type": "object", "properties": fields, "required": ["id", "kind", "name"]})
+
+
 def shipped_names() -> list[str]:
     """The names of the schemas that ship with the engine, e.g. ``card``."""
     return sorted(name.removesuffix(".schema.json") for name in os.listdir(schemas()) if name.endswith(".schema.json"))
