@@ -389,3 +389,22 @@ def test_a_schema_that_allows_anything_still_gets_cards_the_engine_can_read():
 def test_fuzzed_pack_schemas(in_tmp, case):
     failures = fuzzlib.run_schema(in_tmp, case[0], case[1], SECONDS)
     assert not [f for f in failures if fuzzlib.known_issue(f, case[0]) is None], failures
+
+
+def test_unique_items_of_a_long_list_of_mappings_are_checked_in_linear_time():
+    # jsonschema compares every pair of mappings: 3,000 of them take it about a minute.
+    items = "".join(f"  - {{n: {i}}}\n" for i in range(3000))
+    write_pack({"properties": {"parts": {"uniqueItems": True}}}, card=f"id: g\nkind: gadget\nname: G\nparts:\n{items}")
+    passes()
+
+
+@pytest.mark.parametrize("items, unique", [("[1, 1.0]", False), ("[true, 1]", True), ("[{a: [1]}, {a: [1.0]}]", False)])
+def test_unique_items_means_what_json_schema_says(items, unique):
+    write_pack({"properties": {"parts": {"uniqueItems": True}}}, card=f"id: g\nkind: gadget\nname: G\nparts: {items}\n")
+    if unique:
+        passes()
+    else:
+        assert errors() == [f"{CARD}:4:8: CK101 parts: {ITEMS_SHOWN[items]} has non-unique elements"]
+
+
+ITEMS_SHOWN = {"[1, 1.0]": "[1, 1.0]", "[{a: [1]}, {a: [1.0]}]": "[{'a': [1]}, {'a': [1.0]}]"}

@@ -12,7 +12,9 @@ pack's schema is held here to:
   validator with Python's own regular expressions);
 - regular expressions: RE2, whose matching time is linear in the text; a pattern RE2
   cannot compile (backreferences, lookaround) is refused (CK106);
-- checking: a budget of steps for each checked value, and no endless self-reference (CK106);
+- checking: a budget of steps for each checked value, no endless self-reference (CK106),
+  and 'uniqueItems' by hashing (jsonschema compares every pair of mappings: hours for a
+  long list);
 - ``$schema``: draft 2020-12 only, and only at the top of a file (jsonschema switches to
   the stock validator class of whatever ``$schema`` a subschema names).
 """
@@ -490,13 +492,43 @@ def _additional_properties(validator: Any, extra: Any, instance: Any, schema: An
         yield ValidationError(f"Additional properties are not allowed ({listed} were unexpected)")
 
 
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    # jsonschema compares every pair of items that cannot be sorted (mappings): hours for a long list.
+    from jsonschema.exceptions import ValidationError
+
+    if unique and validator.is_type(instance, "array"):
+        seen = set()
+        for item in instance:
+            key = _canonical(item)
+            if key in seen:
+                yield ValidationError(f"{instance!r} has non-unique elements")
+                return
+            seen.add(key)
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form of a JSON value, equal for values JSON Schema calls equal (1 and 1.0; not true and 1)."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, _canonical(v)) for k, v in value.items()))
+    return ("other", value)
+
+
 @cache
 def _safe_class() -> Any:
     from jsonschema import Draft202012Validator, validators
 
     keywords = dict(Draft202012Validator.VALIDATORS)
     keywords.update(
-        pattern=_pattern, patternProperties=_pattern_properties, additionalProperties=_additional_properties
+        pattern=_pattern,
+        patternProperties=_pattern_properties,
+        additionalProperties=_additional_properties,
+        uniqueItems=_unique_items,
     )
     counted = {name: _counted(fn) for name, fn in keywords.items()}
     return validators.extend(Draft202012Validator, counted)  # type: ignore[no-untyped-call]
