@@ -96,10 +96,10 @@ class _Loader:
     problems: list[Problem] = field(default_factory=list)
     files: dict[str, _File] = field(default_factory=dict)
     values: int = 0  # read so far, in all files
-    prefixes: list[tuple[str, FsPath]] = field(default_factory=list)  # URI folder -> pack folder
+    prefixes: dict[str, FsPath] = field(default_factory=dict)  # URI folder -> pack folder
 
     def __post_init__(self) -> None:
-        self.prefixes.append((_folder_uri(self.root.as_uri() + "/"), self.root))
+        self.prefixes[self.root.as_uri() + "/"] = self.root
 
     def read(self, path: FsPath) -> _File | None:
         shown = self.shown(path)
@@ -130,7 +130,8 @@ class _Loader:
         base = _base_of(file.contents, uri)
         for known in (uri, base):
             self.files.setdefault(known, file)
-            self.prefixes.append((_folder_uri(known), file.path.parent))
+            if _folder_uri(known):  # 'urn:x' has no folder: it names no file
+                self.prefixes.setdefault(_folder_uri(known), file.path.parent)
         return base
 
     def crawl(self, start: _File) -> None:
@@ -184,7 +185,7 @@ class _Loader:
 
     def pack_file(self, uri: str) -> FsPath | None:
         """The file inside the pack that ``uri`` names, if it names one."""
-        known = sorted(self.prefixes, key=lambda p: len(p[0]), reverse=True)
+        known = sorted(self.prefixes.items(), key=lambda p: len(p[0]), reverse=True)
         match = next(((prefix, folder) for prefix, folder in known if uri.startswith(prefix)), None)
         if match is None:
             return None
