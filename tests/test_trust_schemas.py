@@ -259,6 +259,15 @@ def test_a_pattern_reached_only_through_a_pointer_is_still_checked():
     ]
 
 
+@pytest.mark.parametrize("data", [{"$ref": 5}, {"type": "foo"}, {"minLength": "x"}, {"$dynamicRef": 5}])
+def test_a_pointer_into_data_that_is_no_schema_is_a_problem_not_a_traceback(data):
+    write_pack({"$defs": {"x": {"const": data}}, "properties": {"name": {"$ref": "#/$defs/x/const"}}})
+    assert errors() == [
+        f"{CARD}:1:1: CK106 cannot check this file against its schema: "
+        "a reference leads to a part that is not a valid schema"
+    ]
+
+
 def test_format_regex_only_annotates():
     write_pack({"properties": {"name": {"format": "regex"}}}, name="(a+)+[")
     passes()

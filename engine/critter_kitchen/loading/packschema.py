@@ -73,6 +73,14 @@ def check(validator: Any, data: Any, values: int) -> list[Any]:
         raise UnsafeSchema("the schema refers to itself without end") from None
     except _unresolvable() as e:
         raise UnsafeSchema(f"the schema has a reference that cannot be followed: {e}") from None
+    except UnsafeSchema:
+        raise
+    except Exception as e:
+        if not isinstance(validator, _safe_class()):
+            raise  # a shipped schema: the engine's own bug, not the input's
+        # The metaschema checked every schema place at load time; a JSON pointer can still
+        # lead into data (a 'const', an unknown keyword) that is no schema at all.
+        raise UnsafeSchema("a reference leads to a part that is not a valid schema") from e
     finally:
         _BUDGET.reset(token)
 
