@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import fuzzlib
@@ -204,6 +206,18 @@ def test_the_corpus_folders_name_every_reference_that_leaves():
         outcome = fuzzlib.run_main(["validate", shown], seconds=SECONDS)
         assert (outcome.status, outcome.out) == (1, ""), outcome.crash
         assert outcome.err == (folder / "validate.expected").read_text("utf-8"), shown
+
+
+def test_patterns_re2_refuses_print_nothing_else_on_standard_error():
+    # RE2 logs its complaints to file descriptor 2 itself, past Python's sys.stderr.
+    folder = ROOT / "tests" / "hostile" / "schemas" / "unsafe-patterns"
+    env = dict(os.environ, CRITTER_KITCHEN_CACHE="off")
+    done = subprocess.run(
+        [sys.executable, "-m", "critter_kitchen", "validate", str(folder.relative_to(ROOT))],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (folder / "validate.expected").read_text("utf-8")
 
 
 # regular expressions
