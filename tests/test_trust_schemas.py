@@ -431,3 +431,13 @@ def test_unique_items_means_what_json_schema_says(items, unique):
 
 
 ITEMS_SHOWN = {"[1, 1.0]": "[1, 1.0]", "[{a: [1]}, {a: [1.0]}]": "[{'a': [1]}, {'a': [1.0]}]"}
+
+
+def test_anchors_work_and_a_missing_anchor_is_a_located_problem():
+    write_pack({"$defs": {"n": {"$anchor": "short", "maxLength": 3}}, "properties": {"name": {"$ref": "#short"}}})
+    assert errors() == [f"{CARD}:3:7: CK101 name: longer than 3 characters"]
+    write_pack({"properties": {"name": {"$ref": "#nowhere"}, "id": {"$dynamicRef": "#meta"}}})
+    assert errors() == [
+        f"{SCHEMA}:1:34: CK104 '$ref' names no part of the schema: '#nowhere'",
+        f"{SCHEMA}:1:69: CK104 '$dynamicRef' names no part of the schema: '#meta'",
+    ]
