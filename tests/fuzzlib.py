@@ -1,13 +1,17 @@
 """Random and mutated inputs for the command's entry points, and the check of every outcome.
 
 Used by tests/test_fuzz.py (a short run in the normal suite) and by tools/fuzz.py (long
-runs). Three targets:
+runs). Four targets:
 
 - ``records``: a game record file (YAML or JSON), scored and validated;
 - ``cards``: a card file in a one-card pack, or one file of a copy of the base pack,
   validated, and scored against an example game when it loads;
 - ``dsl``: effect-language text as the body of a card's effect, validated, and scored
-  with the card in play when it loads.
+  with the card in play when it loads;
+- ``schemas``: a pack whose card kind is checked by a schema of the pack's own (random,
+  or mutated from the shipped and test schemas, full of references and patterns that
+  reach for files, the network or hours of backtracking), and a card of that kind,
+  validated. A file outside the pack holds a canary value that must never be printed.
 
 The only allowed outcomes of ``critter_kitchen.cli.main``: exit 0 with a result, or
 exit 1 with clean error lines on standard error (``path:line:col: ...``,
@@ -39,7 +43,7 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "cards" / "base"
-TARGETS = ("records", "cards", "dsl")
+TARGETS = ("records", "cards", "dsl", "schemas")
 
 PACK_YAML = "id: fuzz-pack\nname: Fuzzed cards\n"
 PROBE_ID = "fuzz-probe"
@@ -239,6 +243,12 @@ def seed_texts(target: str) -> tuple[tuple[str, str], ...]:
             *sorted(BASE.rglob("*.yaml")),
             *sorted((ROOT / "tests" / "packs").rglob("*.yaml")),
             *sorted((ROOT / "tests" / "cards" / "invalid").glob("*.yaml")),
+        ]
+    elif target == "schemas":
+        files = [
+            *sorted((ROOT / "schemas").glob("*.json")),
+            *sorted((ROOT / "cards").rglob("*.json")),
+            *sorted((ROOT / "tests" / "hostile" / "schemas").rglob("*.json")),
         ]
     else:
         return tuple((f"body{i}", body) for i, body in enumerate(effect_bodies()))
@@ -632,6 +642,122 @@ def run_dsl(workdir: Path, kind: str, text: str, seconds: float = 10.0) -> list[
     return _validate_one_card_pack(workdir, dsl_card(kind, text).encode("utf-8", "surrogatepass"), seconds)
 
 
+# the schema target
+
+SCHEMA_FILE = "gadget.schema.json"
+SCHEMA_RULES = (
+    "id: fuzz-rules\nkind: rules\nname: Fuzzed rules\n"
+    f"card_kinds:\n  gadget:\n    record: cards.gadgets\n    schema: {SCHEMA_FILE}\n"
+)
+SCHEMA_PARTS = '{"$defs": {"text": {"type": "string", "maxLength": 50}, "a": {"$ref": "gadget.schema.json#/$defs/a"}}}'
+CANARY = "CANARY-7f3a9c"  # in a file outside the pack: never to be printed
+SCHEMA_REFS = [
+    "#", "#/$defs/a", "#/properties/name", "#/$defs/a/const", "#a", "#nope", "#/$defs/%61", "parts.json",
+    "parts.json#/$defs/text", "parts.json#/$defs/a", "./parts.json", "sub/../parts.json", "../outside.json",
+    "../../../etc/passwd.json", "/etc/passwd.json", "file:///etc/passwd", "outside-link.json", "%2e%2e/outside.json",
+    "parts.json?x", "", "urn:x", "http://127.0.0.1:9/x.json", "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2020-12/meta/core", "https://critter-kitchen.example/schemas/card.schema.json",
+]  # fmt: skip
+SCHEMA_PATTERNS = [
+    "^(a+)+$", "(a|a)*$", "^(a|aa)+$", "^[a-z0-9][a-z0-9_.-]*$", r"(a)\1", "(?=a)", "(?<!a)b", "a{1001}", "(", "[",
+    "\\", r"\p{L}+", "", ".*", "é+", r"\d{2,}", "(?i)abc", "[[:alpha:]]", "\x00",
+]  # fmt: skip
+SCHEMA_KEYWORDS = [
+    "type", "properties", "patternProperties", "additionalProperties", "propertyNames", "items", "prefixItems",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "$anchor", "$dynamicAnchor",
+    "$id", "$schema", "$defs", "definitions", "pattern", "format", "const", "enum", "required", "minLength",
+    "maxLength", "unevaluatedProperties", "unevaluatedItems", "contains", "dependentSchemas", "minimum",
+]  # fmt: skip
+SCHEMA_KEYS = ["id", "kind", "name", "a", "text", "brings", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]
+
+
+@st.composite
+def schema_objects(draw: Any, depth: int = 0) -> dict[str, Any]:
+    """A random schema made of JSON Schema keywords, each with a value of about the right kind."""
+    out: dict[str, Any] = {}
+    for key in draw(st.lists(st.sampled_from(SCHEMA_KEYWORDS), max_size=5, unique=True)):
+        out[key] = draw(_keyword_value(key, depth))
+    return out
+
+
+def _keyword_value(key: str, depth: int) -> st.SearchStrategy[Any]:
+    sub = schema_objects(depth + 1) if depth < 4 else st.sampled_from([{}, True, False])
+    if key in ("$ref", "$dynamicRef"):
+        return st.sampled_from(SCHEMA_REFS)
+    if key == "pattern":
+        return st.sampled_from(SCHEMA_PATTERNS)
+    if key == "patternProperties":
+        return st.dictionaries(st.sampled_from(SCHEMA_PATTERNS), sub, max_size=3)
+    if key in ("properties", "$defs", "definitions", "dependentSchemas"):
+        return st.dictionaries(st.sampled_from(SCHEMA_KEYS), sub, max_size=3)
+    if key in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        return st.lists(sub, max_size=3)
+    if key == "$schema":
+        return st.sampled_from(
+            ["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", 5]
+        )
+    if key == "$id":
+        return st.sampled_from(["https://critter-kitchen.example/packs/fuzz/", "file:///etc/", "sub/", "urn:x", "#a"])
+    if key in ("$anchor", "$dynamicAnchor"):
+        return st.sampled_from(["a", "meta", "x y", ""])
+    if key == "type":
+        return st.sampled_from(["object", "string", "strin", ["string", "null"], "integer"])
+    if key == "required":
+        return st.lists(st.sampled_from(SCHEMA_KEYS), max_size=3)
+    if key == "format":
+        return st.sampled_from(["regex", "uri", "email", "date"])
+    return st.one_of(sub, SCALARS)
+
+
+@st.composite
+def schema_inputs(draw: Any) -> tuple[bytes, bytes]:
+    """(schema file bytes, card file bytes): a pack's own schema and a card of its kind."""
+    how = draw(st.sampled_from(["structure", "structure", "seed-text", "seed-data", "deep"]))
+    if how == "structure":
+        text = json.dumps(draw(schema_objects()), ensure_ascii=False)
+    elif how == "deep":
+        depth = draw(st.sampled_from([63, 64, 65, 1000, 5000]))
+        opener, closer = draw(st.sampled_from([('{"allOf": [', "]}"), ('{"not": ', "}"), ("[", "]")]))
+        text = opener * depth + "{}" + closer * depth
+    else:
+        _, seed = draw(st.sampled_from(seed_texts("schemas")))
+        if how == "seed-text":
+            text = draw(mutated_text(seed))
+        else:
+            text = json.dumps(draw(mutated_data(json.loads(seed))), ensure_ascii=False)
+    name = draw(st.sampled_from(["A gadget", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "", "aaa"]))
+    card = {"id": "fuzz-gadget", "kind": "gadget", "name": name}
+    card.update(draw(st.dictionaries(st.sampled_from(SCHEMA_KEYS), yaml_values(6), max_size=3)))
+    return to_bytes(text, draw), dump(card, "yaml").encode("utf-8", "surrogatepass")
+
+
+def run_schema(workdir: Path, schema: bytes, card: bytes, seconds: float = 10.0) -> list[str]:
+    """Validate a pack checked by a schema of its own; return the failures."""
+    pack = workdir / "pack"
+    shutil.rmtree(pack, ignore_errors=True)
+    pack.mkdir()
+    (workdir / "outside.json").write_text(json.dumps({"const": CANARY, "type": "integer", "$defs": {"a": {}}}))
+    (pack / "outside-link.json").symlink_to(workdir / "outside.json")
+    (pack / "pack.yaml").write_text(PACK_YAML, "utf-8")
+    (pack / "rules.yaml").write_text(SCHEMA_RULES, "utf-8")
+    (pack / "parts.json").write_text(SCHEMA_PARTS, "utf-8")
+    (pack / SCHEMA_FILE).write_bytes(schema)
+    (pack / "card.yaml").write_bytes(card)
+    argv = ["validate", "pack"]
+    outcome = run_main(argv, seconds)
+    paths = [
+        *_pack_paths("pack"),
+        "pack/rules.yaml",
+        f"pack/{SCHEMA_FILE}",
+        "pack/parts.json",
+        "pack/outside-link.json",
+    ]
+    found = [f"{' '.join(argv)}: {p}" for p in check(outcome, paths, command="validate")]
+    if CANARY in outcome.out + outcome.err:
+        found.append(f"{' '.join(argv)}: a value from a file outside the pack was printed")
+    return found
+
+
 # one entry point for every target
 
 
@@ -647,6 +773,7 @@ TARGET_SPECS = {
     "records": Target("records", record_inputs, lambda w, case, s: run_record(w, case[0], case[1], s), False),
     "cards": Target("cards", card_inputs, lambda w, case, s: run_card(w, case[0], case[1], s), True),
     "dsl": Target("dsl", dsl_inputs, lambda w, case, s: run_dsl(w, case[0], case[1], s), True),
+    "schemas": Target("schemas", schema_inputs, lambda w, case, s: run_schema(w, case[0], case[1], s), True),
 }
 
 
@@ -658,6 +785,8 @@ def case_bytes(target: str, case: Any) -> tuple[str, bytes]:
         return "record" + case[0], case[1]
     if target == "cards":
         return ("card.yaml" if case[0] == "card" else case[0].replace("/", "__")), case[1]
+    if target == "schemas":
+        return SCHEMA_FILE, case[0]
     return "card.yaml", dsl_card(case[0], case[1]).encode("utf-8", "surrogatepass")
 
 

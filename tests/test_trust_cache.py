@@ -410,7 +410,7 @@ def test_a_schema_outside_the_pack_is_refused(folder, alc):
     status, _, err = cli("validate", "alc")
     assert status == 1
     assert err.splitlines()[0] == (
-        f"alc/rules.yaml:{line}:13: CK104 unusable schema '../vendor.schema.json': it lies outside the pack folder"
+        f"alc/rules.yaml:{line}:13: CK105 schema '../vendor.schema.json' is outside the pack folder"
     )
 
 

@@ -247,7 +247,7 @@ def test_a_schema_outside_the_pack_is_refused(capsys, tmp_path):
     status, _, err = run(capsys, "validate", "pack")
     assert (status, err) == (
         1,
-        "pack/rules.yaml:7:13: CK104 unusable schema '../outside.json': it lies outside the pack folder\n",
+        "pack/rules.yaml:7:13: CK105 schema '../outside.json' is outside the pack folder\n",
     )
 
 

@@ -1,4 +1,4 @@
-"""Long fuzzing runs of the command's entry points: game records, card files, effect text.
+"""Long fuzzing runs of the command's entry points: game records, card files, effect text, pack schemas.
 
     python tools/fuzz.py --seconds 60 --target all
 
@@ -40,7 +40,7 @@ SAVED_PER_KIND = 3
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Fuzz critter-kitchen's records, card files and effect text.")
+    parser = argparse.ArgumentParser(description="Fuzz the records, card files, effect text and pack schemas.")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz each target (default: 60)")
     parser.add_argument("--target", choices=(*fuzzlib.TARGETS, "all"), default="all", help="what to fuzz")
     parser.add_argument(
@@ -218,6 +218,9 @@ def atheris_case(target: str, data: bytes) -> object:
         return (".json" if data.lstrip()[:1] in (b"{", b"[") else ".yaml"), data
     if target == "cards":
         return "card", data
+    if target == "schemas":
+        card = b"id: fuzz-gadget\nkind: gadget\nname: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n"
+        return data, card
     kind = ("rumor", "restaurateur", "critic")[len(data) % 3]  # leaves the text itself alone
     return kind, data.decode("utf-8", "replace")
 

@@ -24,6 +24,9 @@ EXAMPLES = {
     "CK102": "unknown card kind 'critc'; did you mean 'critic'?",
     "CK103": "duplicate card id 'fish-fanatic' (also in cards/base/rumors/fish-fanatic.yaml:1)",
     "CK104": "pack 'broken-requires' requires pack 'a-la-carte', which is not loaded; load it first with --pack",
+    "CK105": "'$ref' leads outside the pack: 'http://127.0.0.1:9/card.json'",
+    "CK106": "unsupported regular expression '^(?!x)': invalid perl operator: (?! "
+    "(pack schemas use RE2 syntax: no backreferences or lookaround)",
     "CK201": "unknown statement 'awrd'; did you mean 'award'?",
     "CK202": "unknown function 'qualty'; did you mean 'quality'?",
     "CK203": "expected a player, got a list of players",

@@ -21,6 +21,8 @@ CODES: dict[str, str] = {
     "CK102": "unknown card kind",
     "CK103": "duplicate card id",
     "CK104": "pack problem",
+    "CK105": "schema refers outside its pack",
+    "CK106": "schema that cannot run safely (regular expression or checking without bound)",
     "CK201": "DSL syntax error",
     "CK202": "unknown name",
     "CK203": "wrong argument type or count",

@@ -7,8 +7,9 @@ cache's key is made of), so what it builds always matches what was read.
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -17,9 +18,9 @@ from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..errors import InputError, Problem, did_you_mean
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
-from . import schema
+from . import packschema, schema
 from .cached import PackSource, read_packs
-from .discovery import PACK_FILE, is_inside, link_problem
+from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
 from .paths import base_pack
 from .records import ENGINE_PARAMETERS
@@ -137,7 +138,8 @@ class _Loader:
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
         self.sources: dict[str, PackSource] = {}  # pack folder -> its files
-        self.kind_validators: dict[str, Any] = {}
+        self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
+        self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -246,9 +248,7 @@ class _Loader:
                 self.at(doc, ("card_kinds", kind), f"card kind '{kind}' is already declared", "CK102", at_key=True)
                 continue
             self.ruleset.card_kinds[kind] = spec["record"]
-            self.ruleset.kind_schemas[kind], self.kind_validators[kind] = self.schema_file(
-                doc, pack, kind, spec.get("schema", "card")
-            )
+            self.ruleset.kind_schemas[kind] = self.schema_file(doc, pack, kind, spec.get("schema", "card"))
             if spec.get("single"):
                 self.ruleset.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
@@ -282,37 +282,54 @@ class _Loader:
             elif declared.type != PARAM_TYPES[typ]:
                 self.at(doc, ("parameters", name), f"parameter '{name}' must be {typ}, not {declared.type}", "CK206")
 
-    def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> tuple[str, Any]:
-        """A kind's schema file and validator: a shipped name such as ``card``, or a JSON file of the pack."""
+    def schema_file(self, doc: Document, pack: Pack, kind: str, ref: str) -> str:
+        """A kind's schema: a shipped name such as ``card``, or a JSON file in the pack (compiled now)."""
+        where = ("card_kinds", kind, "schema")
+        self.kind_validators[kind] = None
+        if not ref.endswith(".json"):
+            if ref not in schema.shipped_names():
+                self.at(
+                    doc,
+                    where,
+                    f"unusable schema '{ref}': no such schema{did_you_mean(ref, schema.shipped_names())}",
+                    "CK104",
+                )
+                return ""
+            self.kind_validators[kind] = schema.validator(schema.shipped(ref))
+            return schema.shipped(ref)
+        folder = FsPath(pack.path)
+        file = folder / ref
+        if not file.resolve().is_relative_to(folder.resolve()):
+            self.at(doc, where, f"schema '{ref}' is outside the pack folder", "CK105")
+            return ""
+        read = self.pack_reader(pack)
         try:
-            if ref.endswith(".json"):
-                file = self.pack_schema(pack, ref)
-                return file, schema.validator_of(self.pack_schema_bytes(pack, file))
-            return schema.shipped(ref), schema.validator(schema.shipped(ref))
-        except (OSError, ValueError) as e:
-            reason = _unusable(e)
-            self.at(doc, ("card_kinds", kind, "schema"), f"unusable schema '{ref}': {reason}", "CK104")
-            return schema.shipped("card"), schema.validator(schema.shipped("card"))
+            read(file)
+        except OSError as e:
+            self.at(doc, where, f"unusable schema '{ref}': {_unusable(e)}", "CK104")
+            return ""
+        real = os.path.realpath(file)
+        if real not in self.pack_schemas:
+            compiled, problems = packschema.load(file, folder, display_path, read)
+            self.add(problems)
+            self.pack_schemas[real] = compiled
+        self.kind_validators[kind] = self.pack_schemas[real]
+        return str(file)
 
-    def pack_schema(self, pack: Pack, ref: str) -> str:
-        """The file of the pack that ``ref`` names; ValueError if it names none.
+    def pack_reader(self, pack: Pack) -> Callable[[FsPath], bytes]:
+        """Reads of the pack's own files, from the bytes this load read: a file its walk did not
+        list (hidden, in a nested pack, behind a link that leads out) is no file of the pack."""
+        by_place = {os.path.realpath(f): data for f, data in self.sources[pack.path].contents.items()}
 
-        Only the pack's own files (those the cache key covers) may be schemas: not one
-        outside its folder, hidden, or of a pack nested in it.
-        """
-        wanted = os.path.normpath(os.path.join(pack.path, ref))
-        if not is_inside(wanted, pack.path):
-            raise ValueError("it lies outside the pack folder")
-        for file in self.sources[pack.path].schema_files:
-            if os.path.normpath(file) == wanted:
-                return file
-        raise ValueError("no such .json file in the pack folder")
+        def read(path: FsPath) -> bytes:
+            data = by_place.get(os.path.realpath(path))
+            if data is None:
+                raise FileNotFoundError(errno.ENOENT, "no such schema", str(path))
+            if isinstance(data, OSError):
+                raise data
+            return data
 
-    def pack_schema_bytes(self, pack: Pack, file: str) -> bytes:
-        raw = self.sources[pack.path].contents[file]
-        if isinstance(raw, OSError):
-            raise raw
-        return raw
+        return read
 
     def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
         params = self.ruleset.parameters
@@ -392,7 +409,14 @@ class _Loader:
             )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
-        found = schema.check_with(self.kind_validators[kind], doc)
+        compiled = self.kind_validators.get(kind)
+        if compiled is None:
+            return  # the kind's schema is unusable, and that is reported
+        found = schema.check_with(doc, compiled)
+        if any(p.code == "CK106" for p in found):
+            self.kind_validators[kind] = None  # one such check is enough: do not pay for it on every card
+        if not found and self.ruleset.kind_schemas[kind].endswith(".json"):
+            found = schema.check_with(doc, schema.engine_fields())  # the pack's own schema may allow anything
         if found:
             self.add(found)
             return

@@ -8,6 +8,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ..errors import Problem, did_you_mean
+from . import packschema
 from .discovery import MAX_FILE_BYTES, read_regular
 from .paths import schemas
 from .yamlpos import Document, Path
@@ -66,16 +67,41 @@ def validator_of(raw: bytes) -> Any:
     return Draft202012Validator(schema)
 
 
+@cache
+def engine_fields() -> Any:
+    """The compiled schema of the fields the engine itself reads from any card, as the shipped schemas define them.
+
+    A pack's own schema may allow anything; the loader still needs an id, a name and
+    well-formed effects, requirements and parameters.
+    """
+    from jsonschema import Draft202012Validator
+
+    card = json.loads(read_regular(shipped("card"), MAX_FILE_BYTES))
+    challenge = json.loads(read_regular(shipped("challenge"), MAX_FILE_BYTES))
+    fields = {name: card["properties"][name] for name in ("id", "name", "parameters", "effects")}
+    fields.update(kind={"type": "string"}, requires=challenge["properties"]["requires"])
+    return Draft202012Validator({"type": "object", "properties": fields, "required": ["id", "kind", "name"]})
+
+
+def shipped_names() -> list[str]:
+    """The names of the schemas that ship with the engine, e.g. ``card``."""
+    return sorted(name.removesuffix(".schema.json") for name in os.listdir(schemas()) if name.endswith(".schema.json"))
+
+
 def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[Problem]:
     """Every problem of ``data`` (default: the whole document) under a shipped schema, located in ``doc``."""
-    return check_with(validator(file), doc, data, base)
+    return check_with(doc, validator(file), data, base)
 
 
-def check_with(checker: Any, doc: Document, data: Any = None, base: Path = ()) -> list[Problem]:
-    """Every problem of ``data`` (default: the whole document) under a compiled validator, located in ``doc``."""
+def check_with(doc: Document, compiled: Any, data: Any = None, base: Path = ()) -> list[Problem]:
+    """Every problem of ``data`` under a compiled schema (shipped, or a pack's), located in ``doc``."""
     target = doc.data if data is None else data
+    try:
+        errors = packschema.check(compiled, target, len(doc.marks))
+    except packschema.UnsafeSchema as e:
+        return [doc.problem(base, f"cannot check this file against its schema: {e}", "CK106")]
     problems = []
-    for error in checker.iter_errors(target):
+    for error in errors:
         path: Path = (*base, *error.absolute_path)
         for message, where, at_key in _explain(error, path):
             problems.append(doc.problem(where, message, "CK101", at_key=at_key))
@@ -97,9 +123,10 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
         return [(f"{where}missing required key '{k}'", path, False) for k in missing]
     if v == "additionalProperties" and isinstance(error.instance, dict):
         known = list(error.schema.get("properties", {}))
+        patterns = list(error.schema.get("patternProperties", {}))
         out = []
         for key in error.instance:
-            if key not in known:
+            if key not in known and not packschema.matches_any(patterns, key):
                 out.append((f"unknown key '{key}'{did_you_mean(key, known)}", (*path, key), True))
         return out
     if v == "type":
