@@ -682,5 +682,5 @@ def test_a_token_course_that_is_not_a_name_is_refused(token):
     (line,) = refused(outcome)
     assert line.endswith(
         ".courses.meat.token: expected a token name, got "
-        + {"{}": "a mapping", "[bisque]": "a list", "3": "a number"}[token]
+        + {"{}": "a mapping", "[bisque]": "a list", "3": "3"}[token]
     )
