@@ -296,7 +296,7 @@ def test_a_huge_integer_value_is_refused(name):
 def test_a_yaml_integer_past_pythons_digit_limit_is_refused():
     digits = "1" + "0" * 5000
     out = score("game.yaml", RECORD + "critic_meals:\n  Ana:\n    courses:\n      fish: {value: " + digits + "}\n")
-    assert refused(out) == ["game.yaml:11:21: " + printable(f"cannot read value '{digits}'")]
+    assert refused(out) == ["game.yaml:11:21: a number has too many digits"]
 
 
 def test_a_json_integer_past_pythons_digit_limit_is_refused():
@@ -682,6 +682,5 @@ def test_a_token_course_that_is_not_a_name_is_refused(token):
     outcome = run(["score", "game.yaml", "--pack", str(ROOT / "cards" / "a-la-carte")])
     (line,) = refused(outcome)
     assert line.endswith(
-        ".courses.meat.token: expected a token name, got "
-        + {"{}": "a mapping", "[bisque]": "a list", "3": "a number"}[token]
+        ".courses.meat.token: expected a token name, got " + {"{}": "a mapping", "[bisque]": "a list", "3": "3"}[token]
     )

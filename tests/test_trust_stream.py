@@ -78,7 +78,7 @@ NOT_UTF8_AT = NOT_UTF8.index(b"\xe9") + 1
 
 # Each bad line, and the one error message it gets when read as line N.
 BAD_LINES: dict[str, tuple[bytes, str]] = {
-    "null": (b"null", "-:{n}: record: expected a mapping, got nothing"),
+    "null": (b"null", "-:{n}: record: expected a mapping, got null"),
     "a list": (b"[1, 2]", "-:{n}: record: expected a mapping, got a list"),
     "cut short": (b'{"players": [{"name": "Ana"', "-:{n}:1:28: JSON syntax error: Expecting ',' delimiter"),
     "not UTF-8": (NOT_UTF8, f"-:{{n}}:1:{NOT_UTF8_AT}: file is not UTF-8 text"),
@@ -140,7 +140,7 @@ def test_blank_lines_are_no_records_but_keep_their_numbers(monkeypatch, expected
 def test_bad_lines_in_text_format_go_to_standard_error(monkeypatch):
     out = score_stdin(monkeypatch, b"\n".join([LINES[0], b"null", LINES[1]]) + b"\n")
     assert out.status == 1
-    assert out.err == "-:2: record: expected a mapping, got nothing\n"
+    assert out.err == "-:2: record: expected a mapping, got null\n"
     assert [line for line in out.out.splitlines() if line.startswith("== ")] == ["== -:1", "== -:3"]
 
 
@@ -184,7 +184,7 @@ def test_standard_input_among_files(monkeypatch, expected, tmp_path):
     assert out.status == 1
     assert [json.loads(line) for line in out.out.splitlines()] == [
         {"source": "-:1", **expected[0]},
-        {"source": "-:2", "errors": ["-:2: record: expected a mapping, got nothing"]},
+        {"source": "-:2", "errors": ["-:2: record: expected a mapping, got null"]},
         {"source": str(game), **expected[1]},
     ]
 

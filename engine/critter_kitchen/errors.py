@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .values import Value
+from .values import Value, WrittenFloat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,6 +116,35 @@ def printable(text: str) -> str:
 
 def _escape(ch: str) -> str:
     return ascii(ch)[1:-1]
+
+
+SHOWN = 40  # characters of a value echoed in a message
+
+
+def shown(value: Any) -> str:
+    """A value for a message, as its file writes it: text quoted, ``true``, ``null``, numbers as written.
+
+    Lists and mappings are named (``a list``), not spelled out: they may be any size.
+    """
+    if isinstance(value, str):
+        text = repr(value[: SHOWN + 1])
+    elif value is None or isinstance(value, bool):
+        return _WORDS[value]
+    elif isinstance(value, int):
+        # past 40 digits the text would be cut anyway; str() of a huge int is slow, even refused
+        return str(value) if -(10**SHOWN) < value < 10**SHOWN else "a huge number"
+    elif isinstance(value, WrittenFloat):
+        text = value.text
+    elif isinstance(value, float):
+        text = _FLOAT_WORDS.get(repr(value), repr(value))
+    else:
+        return _KINDS.get(type(value), "a value")
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+_WORDS: dict[bool | None, str] = {True: "true", False: "false", None: "null"}
+_FLOAT_WORDS = {"inf": ".inf", "-inf": "-.inf", "nan": ".nan"}  # as YAML writes them
+_KINDS: dict[type, str] = {list: "a list", tuple: "a list", dict: "a mapping"}
 
 
 class CritterError(Exception):

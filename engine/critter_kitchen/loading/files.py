@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError, Problem
+from ..values import WrittenFloat
 from .yamlpos import read_document, read_file
 
 TYPE_CHECKING = False
@@ -27,7 +28,8 @@ def parse_json(source: str, text: str) -> Any:
     import json  # JSON records only
 
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        # fractions (and the NaN and Infinity json accepts) keep their text for messages
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=WrittenFloat, parse_constant=WrittenFloat)
     except json.JSONDecodeError as e:
         raise InputError([Problem(source, e.lineno, e.colno, f"JSON syntax error: {e.msg}", "CK002")]) from None
     except _DuplicateKey as e:

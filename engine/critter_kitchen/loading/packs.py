@@ -16,7 +16,7 @@ from typing import Any
 from ..dsl import types as t
 from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
-from ..errors import InputError, Problem, did_you_mean
+from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .cached import PackSource, read_packs
@@ -68,12 +68,12 @@ def display_path(path: FsPath) -> str:
     which is where they live in the source repository.
     """
     resolved = FsPath(os.path.realpath(path))  # never raises, even for a link loop
-    for root, shown in ((FsPath(base_pack()).resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
+    for root, label in ((FsPath(base_pack()).resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:
             continue
-        return str(shown / relative if shown is not None else relative)
+        return str(label / relative if label is not None else relative)
     return str(path)
 
 
@@ -401,11 +401,10 @@ class _Loader:
         kind = doc.data.get("kind")
         if not isinstance(kind, str) or kind not in self.ruleset.card_kinds:
             known = [RULES_KIND, *self.ruleset.card_kinds]
-            shown = repr(kind) if not isinstance(kind, str) else f"'{kind}'"
             message = (
                 "missing required key 'kind'"
                 if kind is None
-                else f"unknown card kind {shown}{did_you_mean(str(kind), known)}"
+                else f"unknown card kind {shown(kind)}{did_you_mean(str(kind), known)}"
             )
             self.at(doc, ("kind",) if kind is not None else (), message, "CK102" if kind is not None else "CK101")
             return
@@ -582,13 +581,13 @@ def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
         return isinstance(v, int) and not isinstance(v, bool)
 
     if typ == t.INT and not is_int(value):
-        return f"expected a whole number, got {value!r}"
+        return f"expected a whole number, got {shown(value)}"
     if typ == t.INT and abs(value) > MAX_PARAMETER:
         return f"expected a whole number of at most {MAX_PARAMETER}"
     if typ == t.BOOL and not isinstance(value, bool):
-        return f"expected true or false, got {value!r}"
+        return f"expected true or false, got {shown(value)}"
     if typ == t.TEXT and not isinstance(value, str):
-        return f"expected text, got {value!r}"
+        return f"expected text, got {shown(value)}"
     if typ == t.BANDS:
         numbers = [x for b in value if isinstance(b, list) for x in b] if isinstance(value, list) else []
         if any(is_int(x) and abs(x) > MAX_PARAMETER for x in numbers):

@@ -6,7 +6,7 @@ Every problem is reported with the record path of the offending value, e.g.
 
 from __future__ import annotations
 
-from ..errors import InputError, Problem, did_you_mean, escaped
+from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 
 TYPE_CHECKING = False
@@ -85,18 +85,6 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _kind_of(v: Any) -> str:
-    return {
-        bool: "true/false",
-        int: "a number",
-        float: "a number",
-        str: "text",
-        list: "a list",
-        dict: "a mapping",
-        type(None): "nothing",
-    }.get(type(v), type(v).__name__)
-
-
 def name_problem(name: Any) -> str | None:
     """Why ``name`` cannot name a player, or None: a name is one line of printable text.
 
@@ -107,12 +95,12 @@ def name_problem(name: Any) -> str | None:
         return NAME_NEEDED
     if name.isprintable():
         return None if name.strip() else f"a player name cannot be blank: '{name}'"
-    shown = escaped(name)
+    text = escaped(name)
     bad = next(ch for ch in name if not ch.isprintable())
     if bad in LINE_BREAKS:
-        return f"a player name must be one line; this one has a line break ('{escaped(bad)}'): '{shown}'"
+        return f"a player name must be one line; this one has a line break ('{escaped(bad)}'): '{text}'"
     kind = "control character" if bad < "\xa0" else "unprintable character"  # C0, DEL and C1 are controls
-    return f"a player name must be printable text; this one has the {kind} '{escaped(bad)}': '{shown}'"
+    return f"a player name must be printable text; this one has the {kind} '{escaped(bad)}': '{text}'"
 
 
 # What str.splitlines() splits on: each ends a line on some terminal or in some viewer.
@@ -266,21 +254,20 @@ class RecordReader:
     def mapping(self, value: Any, where: _Where) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
-        self.fail(where, f"expected a mapping, got {_kind_of(value)}")
+        self.fail(where, f"expected a mapping, got {shown(value)}")
         return None
 
     def listing(self, value: Any, where: _Where) -> list[Any] | None:
         if isinstance(value, list):
             return value
-        self.fail(where, f"expected a list, got {_kind_of(value)}")
+        self.fail(where, f"expected a list, got {shown(value)}")
         return None
 
     def count(self, value: Any, where: _Where, *, positive: bool = False) -> int | None:
         low = 1 if positive else 0
         if not _is_int(value) or not low <= value <= MAX_VALUE:
             what = "a positive whole number" if positive else "a whole number, 0 or more"
-            shown = repr(value) if not isinstance(value, int) or abs(value) < 10**15 else "a huge number"
-            self.fail(where, f"expected {what} up to {MAX_VALUE}, got {shown}")
+            self.fail(where, f"expected {what} up to {MAX_VALUE}, got {shown(value)}")
             return None
         return value  # type: ignore[no-any-return]
 
@@ -292,7 +279,7 @@ class RecordReader:
 
     def card(self, value: Any, kind: str, where: _Where) -> Card | None:
         if not isinstance(value, str):
-            self.fail(where, f"expected a card id, got {_kind_of(value)}")
+            self.fail(where, f"expected a card id, got {shown(value)}")
             return None
         card = self.rs.cards.get(value)
         if card is None:
@@ -759,7 +746,7 @@ class RecordReader:
             return ()
         spices = [value] if isinstance(value, str) else value
         if not isinstance(spices, list) or not all(isinstance(s, str) for s in spices):
-            self.fail(where, f"expected a spice name or a list of them, got {_kind_of(value)}")
+            self.fail(where, f"expected a spice name or a list of them, got {shown(value)}")
             return None
         if len(spices) > limit:
             self.fail(where, f"{len(spices)} spices on one ingredient; at most {limit} allowed")
@@ -777,9 +764,8 @@ class RecordReader:
 
     def ingredient_type(self, value: Any, where: _Where) -> str | None:
         if not isinstance(value, str) or value not in self.rs.ingredient_types:
-            shown = f"'{value}'" if isinstance(value, str) else _kind_of(value)
             hint = did_you_mean(value, self.rs.ingredient_types) if isinstance(value, str) else ""
-            self.fail(where, f"unknown ingredient type {shown}{hint}")
+            self.fail(where, f"unknown ingredient type {shown(value)}{hint}")
             return None
         return value
 
@@ -911,7 +897,7 @@ class RecordReader:
         if "token" in entry:
             token = entry["token"]
             if not isinstance(token, str):
-                self.fail(where / "token", f"expected a token name, got {_kind_of(token)}")
+                self.fail(where / "token", f"expected a token name, got {shown(token)}")
                 return None
             if not params["tokens_fill_courses"]:
                 self.fail(where, f"{token} cannot fill a critic course", "CK303")

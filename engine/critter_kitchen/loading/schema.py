@@ -7,21 +7,12 @@ import os
 from functools import cache, lru_cache
 from typing import Any
 
-from ..errors import Problem, did_you_mean
+from ..errors import Problem, did_you_mean, shown
 from . import packschema
 from .discovery import MAX_FILE_BYTES, read_regular
 from .paths import schemas
 from .yamlpos import Document, Path
 
-_JSON_TYPES = {
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    str: "string",
-    list: "array",
-    dict: "object",
-    type(None): "null",
-}
 _WORDS = {
     "boolean": "true or false",
     "integer": "a whole number",
@@ -130,22 +121,23 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
                 out.append((f"unknown key '{key}'{did_you_mean(key, known)}", (*path, key), True))
         return out
     if v == "type":
-        got = _WORDS.get(_JSON_TYPES.get(type(error.instance), ""), "a value")
         wanted = [error.validator_value] if isinstance(error.validator_value, str) else error.validator_value
         want = " or ".join(_WORDS.get(w, w) for w in wanted)
-        return [(f"{where}expected {want}, got {got} {_short(error.instance)}", path, False)]
+        return [(f"{where}expected {want}, got {shown(error.instance)}", path, False)]
     if v == "enum":
-        choices = ", ".join(map(str, error.validator_value))
-        return [(f"{where}{_short(error.instance)} is not one of: {choices}", path, False)]
+        choices = ", ".join(c if isinstance(c, str) else shown(c) for c in error.validator_value)
+        return [(f"{where}{shown(error.instance)} is not one of: {choices}", path, False)]
+    if v == "const":
+        return [(f"{where}expected {shown(error.validator_value)}, got {shown(error.instance)}", path, False)]
     if v in ("oneOf", "anyOf", "not") and isinstance(error.schema, dict) and "x-error" in error.schema:
         return [(f"{where}{error.schema['x-error']}", path, False)]
     if v == "pattern" and "description" in error.schema:
-        return [(f"{where}{_short(error.instance)} is not valid: {error.schema['description']}", path, False)]
+        return [(f"{where}{shown(error.instance)} is not valid: {error.schema['description']}", path, False)]
     if v in _LIMITS:
         return [(f"{where}{_LIMITS[v].format(error.validator_value)}", path, False)]
     if v in ("minimum", "maximum"):
         side = "at least" if v == "minimum" else "at most"
-        return [(f"{where}{_short(error.instance)} is not {side} {error.validator_value}", path, False)]
+        return [(f"{where}{shown(error.instance)} is not {side} {error.validator_value}", path, False)]
     if v in ("anyOf", "oneOf") and error.context:
         best = min(error.context, key=lambda e: len(list(e.absolute_path)))
         return _explain(best, (*path, *best.relative_path))
@@ -160,8 +152,3 @@ _LIMITS = {
     "minItems": "fewer than {} item(s)",
     "maxProperties": "more than {} keys",
 }
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -3,16 +3,23 @@
 PyYAML's composer gives nodes with marks; this module turns them into plain Python
 values itself, so that it can refuse duplicate keys, unsafe tags and alias bombs, and
 record the line and column of every value and every key.
+
+Plain scalars are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1 one: only
+``true``/``false`` (any case form the schema allows) are booleans, so ``no``, ``on`` and
+``y`` are text; whole numbers are decimal only, so ``0x10``, ``0o10``, ``1_000`` and
+``1:30`` are text; and a leading zero (``010``, octal 8 to YAML 1.1, 10 to YAML 1.2) is
+refused rather than guessed. Fractions keep their written text for messages.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 import yaml
 
-from ..errors import InputError, Problem
-from ..values import Value
+from ..errors import InputError, Problem, shown
+from ..values import Value, WrittenFloat
 from .discovery import MAX_FILE_BYTES, read_regular
 
 TYPE_CHECKING = False
@@ -20,23 +27,71 @@ if TYPE_CHECKING:
     from typing import Any
 
 try:  # libyaml is much faster where it is available
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
+_INF = float("inf")
 MAX_BYTES = MAX_FILE_BYTES
 MAX_NODES = 200_000
 MAX_DEPTH = 64
 
 Path = tuple[str | int, ...]
 
-_SCALAR_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL}
+
+# The YAML 1.2 core schema, except that integers are decimal only (its 0o and 0x forms
+# are text here: nothing in a game is written in octal or hexadecimal).
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT_TEXT = re.compile(r"[-+]?[0-9]+")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]")
+_FLOAT_TEXT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INFINITE = {f"{sign}.{w}": -_INF if sign == "-" else _INF for sign in ("", "+", "-") for w in ("inf", "Inf", "INF")}
+_NAN = frozenset((".nan", ".NaN", ".NAN"))
+_NUMBER_START = frozenset("0123456789+-.")
+_TAG_NEEDS = {
+    _INT: "!!int: a whole number is written in decimal digits",
+    _FLOAT: "!!float: it is not a number",
+    _BOOL: "!!bool: a boolean is written true or false",
+    _NULL: "!!null: null is written null, ~ or not at all",
 }
+
+
+def _core_tag(text: str) -> str:
+    """The tag the YAML 1.2 core schema (decimal integers only) gives a plain scalar."""
+    if text in _NULLS:
+        return _NULL
+    if text in _BOOLS:
+        return _BOOL
+    if text == "<<":  # a YAML 1.1 merge key: not in YAML 1.2, and refused rather than read as a key
+        return _MERGE
+    if text[0] in _NUMBER_START:
+        if _INT_TEXT.fullmatch(text):
+            return _INT
+        if _FLOAT_TEXT.fullmatch(text) or text in _INFINITE or text in _NAN:
+            return _FLOAT
+    return _STR
+
+
+class _Loader(_BaseLoader):
+    """libyaml's parser and composer with YAML 1.2 core tags in place of PyYAML's 1.1 resolvers."""
+
+    def resolve(self, kind: Any, value: Any, implicit: tuple[bool, bool]) -> str:
+        # Called only for nodes without a tag of their own (or with the bare '!').
+        if kind is yaml.ScalarNode:
+            # implicit[0] holds for a plain scalar; a quoted one is text
+            return _core_tag(value) if implicit[0] else _STR
+        return _MAP if kind is yaml.MappingNode else _SEQ
 
 
 class Mark(Value):
@@ -115,6 +170,8 @@ def parse(path: str, text: str) -> Document:
         raise InputError([Problem(path, 1, 1, f"text is longer than {MAX_BYTES} characters", "CK005")])
     loader = _Loader(text)
     try:
+        if "%YAML" in text:
+            _refuse_other_versions(path, text)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -136,11 +193,46 @@ def parse(path: str, text: str) -> Document:
     doc = Document(path, text, None)
     if node is None:
         return doc
-    builder = _Builder(doc, loader)
+    builder = _Builder(doc)
     doc.data = builder.value(node, (), 0)
     if builder.problems:
         raise InputError(builder.problems)
     return doc
+
+
+def _refuse_other_versions(path: str, text: str) -> None:
+    """Refuse a ``%YAML 1.1`` directive: its document means ``yes`` as true and ``010`` as 8."""
+    probe = _BaseLoader(text)
+    try:
+        probe.get_event()  # the stream's start; the document's start carries the directive
+        start = probe.get_event()
+    finally:
+        probe.dispose()
+    version = getattr(start, "version", None)
+    if version is not None and tuple(version) != (1, 2):
+        mark: Any = getattr(start, "start_mark", None)
+        line = mark.line + 1 if mark else 1
+        declared = f"%YAML {version[0]}.{version[1]}"
+        message = f"{declared} is not read: files are read as YAML 1.2; write %YAML 1.2 or no directive"
+        raise InputError([Problem(path, line, 1, message, "CK004")])
+
+
+def _fraction(text: str) -> WrittenFloat | None:
+    """A float-form scalar's number, keeping its text; None if it is not one."""
+    if text in _INFINITE:
+        return WrittenFloat(text, _INFINITE[text])
+    if text in _NAN:
+        return WrittenFloat(text, float("nan"))
+    return WrittenFloat(text) if _FLOAT_TEXT.fullmatch(text) else None
+
+
+def _leading_zero(text: str) -> str:
+    sign = "-" if text.startswith("-") else ""
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    return (
+        f"{text} has a leading zero, which YAML readers disagree on (octal or decimal): "
+        f"write {sign}{digits} for the number, or '{text}' for text"
+    )
 
 
 def _tag(node: yaml.Node) -> str:
@@ -153,9 +245,8 @@ def _mark(node: yaml.Node) -> Mark:
 
 
 class _Builder:
-    def __init__(self, doc: Document, loader: Any) -> None:
+    def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self.loader = loader
         self.nodes = 0
         self.problems: list[Problem] = []
 
@@ -176,28 +267,52 @@ class _Builder:
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
-            if node.tag != "tag:yaml.org,2002:seq":
+            if node.tag != _SEQ:
                 self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
                 return None
             return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            return str(node.value)  # a date-like value such as 2024-01-01 is read as text
-        if node.tag not in _SCALAR_TAGS:
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.Node) -> Any:
+        """A scalar's value by the YAML 1.2 core schema, whether its tag was resolved or written."""
+        tag, text = node.tag, node.value
+        if tag == _STR or tag == _TIMESTAMP:  # a date such as 2024-01-01 is read as text
+            return text
+        if tag == _INT:
+            return self.integer(node, text)
+        if tag == _FLOAT and (number := _fraction(text)) is not None:
+            return number
+        if tag == _BOOL and text in _BOOLS:
+            return _BOOLS[text]
+        if tag == _NULL and text in _NULLS:
+            return None
+        if tag in _SCALAR_TAGS:  # written with a tag, e.g. !!bool yes
+            self.fail(node, f"cannot read {shown(text)} as {_TAG_NEEDS[tag]}", "CK004")
+        else:
             self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
+        return None
+
+    def integer(self, node: yaml.Node, text: str) -> int | None:
+        if not _INT_TEXT.fullmatch(text):
+            self.fail(node, f"cannot read {shown(text)} as {_TAG_NEEDS[_INT]}", "CK004")
+            return None
+        if _LEADING_ZERO.match(text):
+            # YAML 1.1 reads 010 as octal 8, YAML 1.2 as 10: refuse rather than pick one
+            self.fail(node, _leading_zero(text), "CK004")
             return None
         try:
-            return self.loader.construct_object(node)
-        except (yaml.YAMLError, ValueError, OverflowError):
-            self.fail(node, f"cannot read value {node.value!r}", "CK004")
+            return int(text)
+        except ValueError:  # past Python's limit on digits
+            self.fail(node, "a number has too many digits", "CK005")
             return None
 
     def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, Any]:
-        if node.tag != "tag:yaml.org,2002:map":
+        if node.tag != _MAP:
             self.fail(node, f"unsupported YAML tag {_tag(node)}", "CK004")
             return {}
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            if key_node.tag == _MERGE:
                 self.fail(key_node, "merge keys ('<<') are not supported", "CK004")
                 continue
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _SCALAR_TAGS:
