@@ -225,8 +225,61 @@ _attribute("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of
 
 
 _attribute(
-    "meal_card", "m:meal", t.TEXT, "name of the challenge card meal m was served for", "the card of {m}", "card.name"
+    "meal_card",
+    "m:meal",
+    t.CARD_NAME,
+    "name of the challenge card meal m was served for; quoted text compared with it must be a card's name",
+    "the name of the card of {m}",
+    "card.name",
 )
+_attribute("meal_card_id", "m:meal", t.CARD, "id of the challenge card meal m was served for", "the card of {m}", "card.id")
+_attribute("this_card", "", t.CARD, "the id of the card whose effect this is", "this card", "card.id")
+
+
+@_fn(
+    "meals_for",
+    "c:card",
+    t.list_of(t.MEAL),
+    "every challenge meal served for card c, in any round",
+    "the meals served for {c}",
+)
+def _meals_for(f: Any, card_id: str) -> tuple[Any, ...]:
+    return tuple(m for meals in f.game.meals.values() for m in meals if m.card.id == card_id)
+
+
+_attribute("ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients")
+_attribute("ingredient_type", "i:item", t.INGREDIENT, "the type of ingredient i", "the type of {i}", "type")
+_attribute(
+    "spices_on",
+    "i:item",
+    t.list_of(t.SPICE),
+    "the spices on ingredient i: its own type's spice or the wild spice (none if unspiced)",
+    "the spices on {i}",
+    "spices",
+)
+
+
+@_fn(
+    "spice_types",
+    "",
+    t.list_of(t.SPICE),
+    "every spice: one per ingredient type of the loaded packs, then the wild spice",
+    "the kinds of spice",
+)
+def _spice_types(f: Any) -> tuple[str, ...]:
+    return (*f.game.ruleset.ingredient_types, f.game.params["wild_spice"])
+
+
+@_fn(
+    "course_spices",
+    "p:player t:ingredient",
+    t.list_of(t.SPICE),
+    "the spices on p's t course (none if unspiced or not served)",
+    "the spices on {p}'s {t} course",
+)
+def _course_spices(f: Any, p: Any, kind: str) -> tuple[str, ...]:
+    course = p.courses.get(kind)
+    return course.spices if course is not None else ()
 
 
 @_fn(
@@ -343,7 +396,12 @@ STATEMENTS: dict[str, Statement] = {
             "run the block once for each item of a list",
             "for each {var} in {source}:",
         ),
-        Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds", "if {cond}:"),
+        Statement(
+            "if",
+            "if CONDITION: BLOCK [elif CONDITION: BLOCK]... [else: BLOCK]",
+            "run the block of the first condition that holds, or the 'else' block when none does",
+            "if {cond}:",
+        ),
         Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens"),
     )
 }
@@ -370,4 +428,10 @@ OPERATORS = {
     "not": "not",
     "in": "is one of",
 }
+# Functions of other languages that designers write, with what this language says instead.
+INSTEAD = {
+    "len": "write count(LIST) for the number of items in a list",
+    "length": "write count(LIST) for the number of items in a list",
+}
+
 OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}
