@@ -54,7 +54,12 @@ def used_vocabulary(base):
 
 
 def test_cards_use_every_function_aggregate_statement_and_operator(base):
-    wanted = (set(FUNCTIONS) - NEEDS_PACK_DOMAIN - SHOWN_BY_LANGUAGE_TESTS) | set(AGGREGATES) | set(OPERATORS) | set(STATEMENTS)
+    wanted = (
+        (set(FUNCTIONS) - NEEDS_PACK_DOMAIN - SHOWN_BY_LANGUAGE_TESTS)
+        | set(AGGREGATES)
+        | set(OPERATORS)
+        | set(STATEMENTS)
+    )
     assert wanted - used_vocabulary(base) == set()
 
 

@@ -232,7 +232,9 @@ _attribute(
     "the name of the card of {m}",
     "card.name",
 )
-_attribute("meal_card_id", "m:meal", t.CARD, "id of the challenge card meal m was served for", "the card of {m}", "card.id")
+_attribute(
+    "meal_card_id", "m:meal", t.CARD, "id of the challenge card meal m was served for", "the card of {m}", "card.id"
+)
 _attribute("this_card", "", t.CARD, "the id of the card whose effect this is", "this card", "card.id")
 
 
@@ -247,7 +249,9 @@ def _meals_for(f: Any, card_id: str) -> tuple[Any, ...]:
     return tuple(m for meals in f.game.meals.values() for m in meals if m.card.id == card_id)
 
 
-_attribute("ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients")
+_attribute(
+    "ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients"
+)
 _attribute("ingredient_type", "i:item", t.INGREDIENT, "the type of ingredient i", "the type of {i}", "type")
 _attribute(
     "spices_on",
