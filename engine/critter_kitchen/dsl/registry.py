@@ -43,13 +43,16 @@ class Function:
 
 
 class Aggregate:
-    __slots__ = ("name", "element", "doc", "phrase")
+    __slots__ = ("name", "element", "doc", "phrase", "plain")
 
-    def __init__(self, name: str, element: str, doc: str, phrase: str) -> None:
+    def __init__(self, name: str, element: str, doc: str, phrase: str, plain: str = "") -> None:
         self.name = name
         self.element = element  # type the element expression must have (ANY: any)
         self.doc = doc
-        self.phrase = phrase  # {elem}, {var}, {source} and {where} (" where COND" or nothing) stand for the parts
+        # English for the comprehension form: {elem}, {var} and {source} stand for the parts,
+        # {such} for " such that COND" and {among} for " among those such that COND", or nothing.
+        self.phrase = phrase
+        self.plain = plain  # English for the plain-list form, as in count(served(p)); {source}: the list
 
 
 class Statement:
@@ -339,32 +342,65 @@ AGGREGATES: dict[str, Aggregate] = {
     a.name: a
     for a in (
         Aggregate(
-            "sum", t.INT, "sum of the numbers (0 if none)", "the total of {elem} over each {var} in {source}{where}"
+            "sum",
+            t.INT,
+            "sum of the numbers (0 if none)",
+            "the total of {elem} over each {var} in {source}{such}",
+            "the total of {source}",
         ),
-        Aggregate("count", t.ANY, "how many items there are", "the number of {var} in {source}{where}"),
-        Aggregate("max", t.INT, "the largest number (0 if none)", "the largest {elem} of any {var} in {source}{where}"),
         Aggregate(
-            "min", t.INT, "the smallest number (0 if none)", "the smallest {elem} of any {var} in {source}{where}"
+            "count",
+            t.ANY,
+            "how many items there are",
+            "the number of {var} in {source}{such}",
+            "the number of items in {source}",
         ),
-        Aggregate("any", t.BOOL, "whether at least one is true", "{elem} for at least one {var} in {source}{where}"),
-        Aggregate("all", t.BOOL, "whether all are true (true if none)", "{elem} for every {var} in {source}{where}"),
+        Aggregate(
+            "max",
+            t.INT,
+            "the largest number (0 if none)",
+            "the largest {elem} for any {var} in {source}{such}",
+            "the largest number in {source}",
+        ),
+        Aggregate(
+            "min",
+            t.INT,
+            "the smallest number (0 if none)",
+            "the smallest {elem} for any {var} in {source}{such}",
+            "the smallest number in {source}",
+        ),
+        Aggregate(
+            "any",
+            t.BOOL,
+            "whether at least one is true",
+            "for at least one {var} in {source}{such}, {elem}",
+            "at least one of {source} holds",
+        ),
+        Aggregate(
+            "all",
+            t.BOOL,
+            "whether all are true (true if none)",
+            "for every {var} in {source}{such}, {elem}",
+            "every one of {source} holds",
+        ),
         Aggregate(
             "each",
             t.ANY,
             "the items themselves, as a list (with 'if': those that pass)",
-            "each {var} in {source}{where}",
+            "each {var} in {source}{such}",
+            "each item in {source}",
         ),
         Aggregate(
             "highest",
             t.INT,
             "the items with the highest number; all tied items are included",
-            "every {var} in {source}{where} with the highest {elem}",
+            "every {var} in {source} with the highest {elem}{among}",
         ),
         Aggregate(
             "lowest",
             t.INT,
             "the items with the lowest number; all tied items are included",
-            "every {var} in {source}{where} with the lowest {elem}",
+            "every {var} in {source} with the lowest {elem}{among}",
         ),
     )
 }
@@ -379,7 +415,7 @@ STATEMENTS: dict[str, Statement] = {
             'award N star[s] to TARGET [for "reason {expr}"]',
             "give N stars to a player or to every player in a list; 0 or fewer gives nothing; "
             "a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
-            "{target} gets {amount}{reason}",
+            "give {amount} to {target}{reason}",
         ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
         Statement(
