@@ -98,8 +98,12 @@ class _Compiler:
         if s.name in scope and s.name not in self.block_names[-1]:
             # A new value here would vanish at the end of this block, leaving the outer one unchanged.
             where = self.named_at.get(scope[s.name][0])
-            at = f" at line {where.line}" if where is not None else ""
-            self.error(s.pos, f"'{s.name}' is already named{at}, outside this block; choose another name", "CK208")
+            at = f" (line {where.line})" if where is not None else ""
+            message = (
+                f"'{s.name}' already names a value of an enclosing block{at}; "
+                "a 'let' here would not change it there: choose another name"
+            )
+            self.error(s.pos, message, "CK208")
             return NOTHING
         slot = self.new_slot()
         self.named_at[slot] = s.pos
@@ -274,7 +278,7 @@ class _Compiler:
         return t.INT, ("neg", operand)
 
     def expr_compare(self, e: n.Compare, scope: Scope, expected: str | None) -> tuple[str, Op]:
-        if self.is_free_name(e.left, scope) and not self.is_free_name(e.right, scope):
+        if self.is_literal(e.left, scope) and not self.is_literal(e.right, scope):
             right_type, right = self.expr(e.right, scope)
             _, left = self.expr(e.left, scope, right_type)
         else:
@@ -285,7 +289,10 @@ class _Compiler:
             return self.error(e.pos, f"'{e.op}' compares numbers, not {t.describe(right_type)}")
         return t.BOOL, ("cmp", e.op, left, right)
 
-    def is_free_name(self, e: n.Expr, scope: Scope) -> bool:
+    def is_literal(self, e: n.Expr, scope: Scope) -> bool:
+        """A bare name or plain quoted text, whose type comes from what it is compared with."""
+        if isinstance(e, n.Text):
+            return all(isinstance(p, str) for p in e.parts)
         return (
             isinstance(e, n.Name)
             and e.name not in scope

@@ -86,7 +86,8 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
         got = _WORDS.get(_JSON_TYPES.get(type(error.instance), ""), "a value")
         wanted = [error.validator_value] if isinstance(error.validator_value, str) else error.validator_value
         want = " or ".join(_WORDS.get(w, w) for w in wanted)
-        return [(f"{where}expected {want}, got {got} {_short(error.instance)}", path, False)]
+        how = f"; {error.schema['x-type-error']}" if "x-type-error" in error.schema else ""
+        return [(f"{where}expected {want}, got {got} {_short(error.instance)}{how}", path, False)]
     if v == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return [(f"{where}{_short(error.instance)} is not one of: {choices}", path, False)]
