@@ -192,9 +192,14 @@ class _Compiler:
             if domain == t.CARD:  # a card's name where its id is wanted
                 return f"; '{name}' is the name of card '{ids[names.index(name)]}'"
             return f"; '{name}' is a card id: the card's name is '{names[ids.index(name)]}'"
-        close = did_you_mean(name, values)
-        if close or not values or len(values) > MAX_LISTED:
-            return close
+        if not values or len(values) > MAX_LISTED:
+            return did_you_mean(name, values)
+        import difflib  # only a problem needs it
+
+        # Among few names only a near miss is worth a guess ('fsh'); otherwise show them all ('tomato').
+        close = difflib.get_close_matches(name, values, n=1, cutoff=0.75)
+        if close:
+            return f"; did you mean '{close[0]}'?"
         return f"; known {t.describe(t.list_of(domain))[len('a list of ') :]}: {', '.join(values)}"
 
     def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Op]:

@@ -130,7 +130,18 @@ def _arith_side(child: n.Expr, parent: n.BinOp, left: bool) -> str:
     if isinstance(child, n.BinOp):
         same = _LEVEL[child.op] == _LEVEL[parent.op] and (child.op == parent.op or _LEVEL[child.op] == 5)
         return expr(child) if left and same else f"({expr(child)})"
+    if isinstance(child, n.Call) and _ends_in_argument(child):
+        return f"({expr(child)})"  # "the stars for x in b times 2" could be "... in (b times 2)"
     return _closed(child)
+
+
+def _ends_in_argument(e: n.Call) -> bool:
+    """Whether the words for a call end with one of its arguments, which a following word could extend."""
+    fn = FUNCTIONS.get(e.func)
+    if fn is not None:
+        return bool(fn.params) and fn.phrase.endswith("}")
+    agg = AGGREGATES.get(e.func)
+    return agg is not None and agg.plain.endswith("}")
 
 
 def _compared(child: n.Expr) -> str:
