@@ -89,7 +89,13 @@ def test_elif_runs_the_first_branch_that_holds_and_else_when_none_does(tmp_path)
 
 
 def test_elif_without_else_runs_nothing_when_no_condition_holds(tmp_path):
-    do = 'for p in players:\n    if priority(p) == 1:\n        pass\n    elif priority(p) == 4:\n        award 1 star to p for "fourth"\n'
+    do = """
+    for p in players:
+        if priority(p) == 1:
+            pass
+        elif priority(p) == 4:
+            award 1 star to p for "fourth"
+    """
     result = scored(tmp_path, {"under-test": card("under-test", do)}, game())
     assert awards(result, "under-test") == [("Di", 1, "fourth")]
 
@@ -159,7 +165,8 @@ def test_syntax_hints(text, expected):
                 8,
                 31,
                 "CK202",
-                "unknown ingredient 'tomato'; known ingredient types: carrot, fish, cheese, mushroom, meat, wine, bread",
+                "unknown ingredient 'tomato'; "
+                "known ingredient types: carrot, fish, cheese, mushroom, meat, wine, bread",
             ),
         ),
         (  # a close name is suggested instead of the list
@@ -265,7 +272,10 @@ def test_spice_types_are_the_ingredient_types_then_the_wild_spice(tmp_path):
 
 
 MOST_SPICES = """
-award 1 star to highest(count(s for s in spice_types if any(any(s in spices_on(i) for i in ingredients(m)) for m in meals(round3) if player_of(m) == p)) for p in players) for "most different spices"
+award 1 star to highest(count(s for s in spice_types
+                              if any(any(s in spices_on(i) for i in ingredients(m))
+                                     for m in meals(round3) if player_of(m) == p))
+                        for p in players) for "most different spices"
 """
 
 

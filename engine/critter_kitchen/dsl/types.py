@@ -65,7 +65,7 @@ _WORDS = {
     CARD: ("a card id", "card ids"),
     CARD_NAME: ("a card name", "card names"),
     SPICE: ("a spice", "spices"),
-    ITEM: ("an ingredient of a meal", "ingredients of meals"),
+    ITEM: ("an ingredient of a meal", "meal ingredients"),
     ANY: ("anything", "anything"),
 }
 
