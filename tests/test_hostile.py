@@ -612,7 +612,7 @@ def test_expressions_cannot_hold_statements_or_blocks():
     assert not from_expr & {"program", "statement", "simple", "suite"}
     assert not any("program" in references(body) for body in rules.values())  # nothing includes a program
     users_of_blocks = {name for name, body in rules.items() if "suite" in references(body)}
-    assert users_of_blocks == {"for_stmt", "if_stmt"}
+    assert users_of_blocks == {"for_stmt", "if_stmt", "elif_clause"}  # elif is part of an if
 
 
 def test_the_only_loop_walks_a_list_it_cannot_change():

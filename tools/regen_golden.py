@@ -3,6 +3,7 @@
     python tools/regen_golden.py            # every tests/golden/**/*.yaml
     python tools/regen_golden.py RECORD...  # only these records
     python tools/regen_golden.py --check    # report outdated outputs, change nothing
+    python tools/regen_golden.py --cards    # the card texts instead: tests/cards/text/PACK/CARD.txt
 
 Use this only after an intentional change to the rules or the card data. A golden
 file is worth something only because its result was checked by hand against the
@@ -21,6 +22,54 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
+CARD_TEXTS = ROOT / "tests" / "cards" / "text"
+
+
+def card_texts() -> dict[Path, str]:
+    """What `critter-kitchen cards ID` prints for every shipped card, by its golden text file.
+
+    Each pack's cards are shown with the base pack and that pack loaded (packs of cards/
+    need not load together); the base pack's cards with the base pack alone.
+    """
+    from critter_kitchen import load_ruleset
+    from critter_kitchen.report.cards import card_text
+
+    os.chdir(ROOT)  # card texts name their files relative to the repository
+    texts: dict[Path, str] = {}
+    for pack_file in sorted((ROOT / "cards").rglob("pack.yaml")):
+        folder = pack_file.parent
+        is_base = folder == ROOT / "cards" / "base"
+        ruleset = load_ruleset(() if is_base else [folder])
+        pack_id = next(c.pack for c in ruleset.cards.values() if Path(c.path).resolve().is_relative_to(folder))
+        for card in ruleset.cards.values():
+            if card.pack == pack_id:
+                texts[CARD_TEXTS / pack_id / f"{card.id}.txt"] = card_text(card, ruleset) + "\n"
+    return texts
+
+
+def regen_card_texts(check: bool) -> int:
+    expected = card_texts()
+    changed = 0
+    for path, text in expected.items():
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        changed += 1
+        name = path.relative_to(ROOT).as_posix()
+        if check:
+            print(f"{name}: card text is out of date")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"{name}: rewrote")
+    stale = [p for p in CARD_TEXTS.rglob("*.txt") if p not in expected]
+    for path in stale:
+        changed += 1
+        print(f"{path.relative_to(ROOT).as_posix()}: no shipped card has this text" + ("" if check else "; removed"))
+        if not check:
+            path.unlink()
+    if not check and changed:
+        print("Read each changed text (git diff tests/cards/text): it is what designers will check the card by.")
+    return 1 if check and changed else 0
 
 
 def pack_args(record: Path) -> list[str]:
@@ -53,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="*", type=Path, help="golden records (default: all)")
     parser.add_argument("--check", action="store_true", help="only report outputs that would change")
+    parser.add_argument("--cards", action="store_true", help="the card texts of tests/cards/text instead")
     args = parser.parse_args(argv)
+    if args.cards:
+        return regen_card_texts(args.check)
     records = [p.resolve() for p in args.records] or sorted(GOLDEN.rglob("*.yaml"))
     os.chdir(ROOT)
     failed = changed = 0

@@ -34,6 +34,10 @@ EXAMPLES = {
     "CK205": "stage 'critic.most_soup' is also replaced by card 'soup-a', and both can be in play",
     "CK206": "unknown parameter 'spice_factr'; did you mean 'spice_factor'?",
     "CK207": "unknown card 'fish-fanatik'; did you mean 'fish-fanatic'?",
+    "CK208": (
+        "'best' already names a value of an enclosing block (line 7); "
+        "a 'let' here would not change it there: choose another name"
+    ),
     "CK301": "unknown critic card 'no-such-critic'",
     "CK302": "no required ingredient, only soup",
     "CK303": "soup cannot fill a critic course",

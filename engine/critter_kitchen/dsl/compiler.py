@@ -15,11 +15,12 @@ from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
 from .closures import Compiled, bounded
-from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, RANKING
+from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, INSTEAD, RANKING
 
 Op = tuple[Any, ...]
 NOTHING: Op = ("seq", ())  # what a statement with a problem compiles to; it never runs
 UNKNOWN: Op = ("const", None)  # likewise for an expression
+MAX_LISTED = 12  # an unknown name lists the known ones when there are at most this many
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,8 @@ class _Compiler:
         self.vocab = vocab
         self.slots = 0
         self.problems: list[CompileProblem] = []
+        self.block_names: list[set[str]] = [set()]  # per open block: the names its own lets gave
+        self.named_at: dict[int, n.Pos] = {}  # slot -> where a let or a loop named it
 
     def new_slot(self) -> int:
         self.slots += 1
@@ -77,7 +80,11 @@ class _Compiler:
 
     def block(self, stmts: tuple[n.Stmt, ...], scope: Scope) -> Op:
         scope = dict(scope)
-        return ("seq", tuple(self.stmt(s, scope) for s in stmts))
+        self.block_names.append(set())
+        try:
+            return ("seq", tuple(self.stmt(s, scope) for s in stmts))
+        finally:
+            self.block_names.pop()
 
     def stmt(self, s: n.Stmt, scope: Scope) -> Op:
         method: Callable[[Any, Scope], Op] = getattr(self, "stmt_" + type(s).__name__.lower())
@@ -88,7 +95,19 @@ class _Compiler:
 
     def stmt_let(self, s: n.Let, scope: Scope) -> Op:
         typ, value = self.expr(s.value, scope)
+        if s.name in scope and s.name not in self.block_names[-1]:
+            # A new value here would vanish at the end of this block, leaving the outer one unchanged.
+            where = self.named_at.get(scope[s.name][0])
+            at = f" (line {where.line})" if where is not None else ""
+            message = (
+                f"'{s.name}' already names a value of an enclosing block{at}; "
+                "a 'let' here would not change it there: choose another name"
+            )
+            self.error(s.pos, message, "CK208")
+            return NOTHING
         slot = self.new_slot()
+        self.named_at[slot] = s.pos
+        self.block_names[-1].add(s.name)
         scope[s.name] = (slot, typ)
         return ("let", slot, value)
 
@@ -100,6 +119,7 @@ class _Compiler:
             item_type = t.ERROR
         inner = dict(scope)
         slot = self.new_slot()
+        self.named_at[slot] = s.pos
         inner[s.var] = (slot, item_type)
         return ("for", slot, source, self.block(s.body, inner))
 
@@ -160,9 +180,27 @@ class _Compiler:
     def enum_literal(self, pos: n.Pos, name: str, domain: str) -> tuple[str, Op]:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
-            code = "CK207" if domain == t.CARD else "CK202"
-            return self.error(pos, f"unknown {domain} '{name}'{did_you_mean(name, values)}", code)
+            code = "CK207" if domain in t.QUOTED_ONLY else "CK202"
+            return self.error(pos, f"unknown {domain} '{name}'{self.hint(name, domain, values)}", code)
         return domain, ("const", name)
+
+    def hint(self, name: str, domain: str, values: tuple[str, ...]) -> str:
+        """What to write instead of an unknown ``name`` of ``domain``."""
+        other = {t.CARD: t.CARD_NAME, t.CARD_NAME: t.CARD}.get(domain)
+        if other is not None and name in self.vocab.domains.get(other, ()):
+            ids, names = self.vocab.domains[t.CARD], self.vocab.domains[t.CARD_NAME]
+            if domain == t.CARD:  # a card's name where its id is wanted
+                return f"; '{name}' is the name of card '{ids[names.index(name)]}'"
+            return f"; '{name}' is a card id: the card's name is '{names[ids.index(name)]}'"
+        if not values or len(values) > MAX_LISTED:
+            return did_you_mean(name, values)
+        import difflib  # only a problem needs it
+
+        # Among few names only a near miss is worth a guess ('fsh'); otherwise show them all ('tomato').
+        close = difflib.get_close_matches(name, values, n=1, cutoff=0.75)
+        if close:
+            return f"; did you mean '{close[0]}'?"
+        return f"; known {t.describe(t.list_of(domain))[len('a list of ') :]}: {', '.join(values)}"
 
     def expr_name(self, e: n.Name, scope: Scope, expected: str | None) -> tuple[str, Op]:
         if e.name in scope:
@@ -178,9 +216,10 @@ class _Compiler:
             return self.vocab.params[e.name], ("param", e.name)
         if expected in t.ENUMS:
             return self.enum_literal(e.pos, e.name, expected)
-        # Card ids are quoted where a card is expected; elsewhere a bare name is never a card.
-        domains = {d: values for d, values in self.vocab.domains.items() if d != t.CARD}
-        owners = [d for d, values in domains.items() if e.name in values]
+        domains = {d: values for d, values in self.vocab.domains.items() if d not in t.QUOTED_ONLY}
+        found = [d for d, values in domains.items() if e.name in values]
+        # `fish` is both an ingredient type and a spice; the ingredient type serves as its spice too
+        owners = [d for d in found if not any(o != d and t.accepts(d, o) for o in found)]
         if len(owners) == 1:
             return self.enum_literal(e.pos, e.name, owners[0])
         known = [*scope, *CONSTANTS, *(f.name for f in FUNCTIONS.values() if not f.params), *self.vocab.params]
@@ -202,6 +241,8 @@ class _Compiler:
     def call(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
         fn = FUNCTIONS.get(e.func)
         if fn is None:
+            if e.func in INSTEAD:
+                return self.error(e.pos, f"unknown function '{e.func}'; {INSTEAD[e.func]}", "CK202")
             names = [*FUNCTIONS, *AGGREGATES]
             return self.error(e.pos, f"unknown function '{e.func}'{did_you_mean(e.func, names)}", "CK202")
         if fn.needs_owner and not self.vocab.has_owner:
@@ -242,7 +283,7 @@ class _Compiler:
         return t.INT, ("neg", operand)
 
     def expr_compare(self, e: n.Compare, scope: Scope, expected: str | None) -> tuple[str, Op]:
-        if self.is_free_name(e.left, scope) and not self.is_free_name(e.right, scope):
+        if self.is_literal(e.left, scope) and not self.is_literal(e.right, scope):
             right_type, right = self.expr(e.right, scope)
             _, left = self.expr(e.left, scope, right_type)
         else:
@@ -253,7 +294,10 @@ class _Compiler:
             return self.error(e.pos, f"'{e.op}' compares numbers, not {t.describe(right_type)}")
         return t.BOOL, ("cmp", e.op, left, right)
 
-    def is_free_name(self, e: n.Expr, scope: Scope) -> bool:
+    def is_literal(self, e: n.Expr, scope: Scope) -> bool:
+        """A bare name or plain quoted text, whose type comes from what it is compared with."""
+        if isinstance(e, n.Text):
+            return all(isinstance(p, str) for p in e.parts)
         return (
             isinstance(e, n.Name)
             and e.name not in scope

@@ -91,7 +91,7 @@ def _lark() -> Lark:
     return parser
 
 
-KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "else", "pass")
+KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "elif", "else", "pass")
 
 _WORDS = {
     "NAME": "a name",
@@ -202,6 +202,12 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
     if isinstance(e, UnexpectedCharacters):
         at = e.pos_in_stream or 0
         ch = text[at] if at < len(text) else ""
+        fraction = _fraction_at(text, at)
+        if fraction is not None:
+            start, number = fraction
+            fline, fcol = locate(line, col - (at - start))
+            message = f"numbers are whole; '{number}' has a fraction ('//' divides and rounds down)"
+            return SyntaxProblem(message, fline, fcol, len(number))
         return SyntaxProblem(f"unexpected character {ch!r}", fline, fcol)
     token: Token | None = getattr(e, "token", None)
     expected: set[str] = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
@@ -212,11 +218,27 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
     return SyntaxProblem(message, fline, fcol, width)
 
 
+def _fraction_at(text: str, at: int) -> tuple[int, str] | None:
+    """For a '.' between digits, as in ``1.5``: where that number starts, and the number."""
+    if not (0 < at < len(text) - 1 and text[at] == "." and text[at - 1].isdigit() and text[at + 1].isdigit()):
+        return None
+    start, end = at, at + 1
+    while start > 0 and text[start - 1].isdigit():
+        start -= 1
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    return start, text[start:end]
+
+
 def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     kind = token.type if token is not None else "$END"
     value = str(token) if token is not None else ""
     if expected == {"_NL"} and token is not None and _line_before(text, token.line or 1).endswith(":"):
         return "expected an indented block after ':'"
+    if kind in ("ELIF", "ELSE") and expected & {"AWARD", "LET", "FOR", "IF"}:
+        return f"'{value}' must follow an 'if' block at the same indentation"
+    if kind == "IF" and "COLON" in expected and token is not None and _previous_word(text, token) == "else":
+        return "write 'elif' for 'else if'"
     if kind == "ASSIGN":
         return "use '==' to compare; '=' only follows 'let NAME'"
     if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
@@ -231,6 +253,12 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     words = sorted(_word(t) for t in expected if not t.startswith("__"))
     shown = ", ".join(words[:6]) + (", ..." if len(words) > 6 else "")
     return f"unexpected {_describe(kind, value)}; expected {shown}"
+
+
+def _previous_word(text: str, token: Token) -> str:
+    """The word just before ``token`` on its line."""
+    before = text.split("\n")[(token.line or 1) - 1][: (token.column or 1) - 1].split()
+    return before[-1] if before else ""
 
 
 def _line_before(text: str, line: int) -> str:
@@ -315,9 +343,18 @@ class _ToAst(Transformer[Token, n.Node]):
         return n.For(self.p(kw), str(var), source, body)
 
     def if_stmt(self, c: list[Any]) -> n.If:
-        kw, cond, _c, then, _else, _c2, orelse = c
-        self.check_depth((*then, *(orelse or ())), self.p(kw))
-        return n.If(self.p(kw), cond, then, orelse or ())
+        kw, cond, _c, then, *elifs, _else, _c2, orelse = c
+        # `elif` is an `else` holding one `if`: build the chain from its last branch back
+        rest: tuple[n.Stmt, ...] = orelse or ()
+        for pos, elif_cond, body in reversed(elifs):
+            self.check_depth((*body, *rest), pos)
+            rest = (n.If(pos, elif_cond, body, rest),)
+        self.check_depth((*then, *rest), self.p(kw))
+        return n.If(self.p(kw), cond, then, rest)
+
+    def elif_clause(self, c: list[Any]) -> tuple[n.Pos, n.Expr, tuple[n.Stmt, ...]]:
+        kw, cond, _c, body = c
+        return self.p(kw), cond, body
 
     def suite(self, c: list[Any]) -> tuple[n.Stmt, ...]:
         statements = c

@@ -43,13 +43,16 @@ class Function:
 
 
 class Aggregate:
-    __slots__ = ("name", "element", "doc", "phrase")
+    __slots__ = ("name", "element", "doc", "phrase", "plain")
 
-    def __init__(self, name: str, element: str, doc: str, phrase: str) -> None:
+    def __init__(self, name: str, element: str, doc: str, phrase: str, plain: str = "") -> None:
         self.name = name
         self.element = element  # type the element expression must have (ANY: any)
         self.doc = doc
-        self.phrase = phrase  # {elem}, {var}, {source} and {where} (" where COND" or nothing) stand for the parts
+        # English for the comprehension form: {elem}, {var} and {source} stand for the parts,
+        # {such} for " such that COND" and {among} for " among those such that COND", or nothing.
+        self.phrase = phrase
+        self.plain = plain  # English for the plain-list form, as in count(served(p)); {source}: the list
 
 
 class Statement:
@@ -225,8 +228,65 @@ _attribute("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of
 
 
 _attribute(
-    "meal_card", "m:meal", t.TEXT, "name of the challenge card meal m was served for", "the card of {m}", "card.name"
+    "meal_card",
+    "m:meal",
+    t.CARD_NAME,
+    "name of the challenge card meal m was served for; quoted text compared with it must be a card's name",
+    "the name of the card of {m}",
+    "card.name",
 )
+_attribute(
+    "meal_card_id", "m:meal", t.CARD, "id of the challenge card meal m was served for", "the card of {m}", "card.id"
+)
+_attribute("this_card", "", t.CARD, "the id of the card whose effect this is", "this card", "card.id")
+
+
+@_fn(
+    "meals_for",
+    "c:card",
+    t.list_of(t.MEAL),
+    "every challenge meal served for card c, in any round",
+    "the meals served for {c}",
+)
+def _meals_for(f: Any, card_id: str) -> tuple[Any, ...]:
+    return tuple(m for meals in f.game.meals.values() for m in meals if m.card.id == card_id)
+
+
+_attribute(
+    "ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients"
+)
+_attribute("ingredient_type", "i:item", t.INGREDIENT, "the type of ingredient i", "the type of {i}", "type")
+_attribute(
+    "spices_on",
+    "i:item",
+    t.list_of(t.SPICE),
+    "the spices on ingredient i: its own type's spice or the wild spice (none if unspiced)",
+    "the spices on {i}",
+    "spices",
+)
+
+
+@_fn(
+    "spice_types",
+    "",
+    t.list_of(t.SPICE),
+    "every spice: one per ingredient type of the loaded packs, then the wild spice",
+    "the kinds of spice",
+)
+def _spice_types(f: Any) -> tuple[str, ...]:
+    return (*f.game.ruleset.ingredient_types, f.game.params["wild_spice"])
+
+
+@_fn(
+    "course_spices",
+    "p:player t:ingredient",
+    t.list_of(t.SPICE),
+    "the spices on p's t course (none if unspiced or not served)",
+    "the spices on {p}'s {t} course",
+)
+def _course_spices(f: Any, p: Any, kind: str) -> tuple[str, ...]:
+    course = p.courses.get(kind)
+    return course.spices if course is not None else ()
 
 
 @_fn(
@@ -282,32 +342,65 @@ AGGREGATES: dict[str, Aggregate] = {
     a.name: a
     for a in (
         Aggregate(
-            "sum", t.INT, "sum of the numbers (0 if none)", "the total of {elem} over each {var} in {source}{where}"
+            "sum",
+            t.INT,
+            "sum of the numbers (0 if none)",
+            "the total of {elem} over each {var} in {source}{such}",
+            "the total of {source}",
         ),
-        Aggregate("count", t.ANY, "how many items there are", "the number of {var} in {source}{where}"),
-        Aggregate("max", t.INT, "the largest number (0 if none)", "the largest {elem} of any {var} in {source}{where}"),
         Aggregate(
-            "min", t.INT, "the smallest number (0 if none)", "the smallest {elem} of any {var} in {source}{where}"
+            "count",
+            t.ANY,
+            "how many items there are",
+            "the number of {var} in {source}{such}",
+            "the number of items in {source}",
         ),
-        Aggregate("any", t.BOOL, "whether at least one is true", "{elem} for at least one {var} in {source}{where}"),
-        Aggregate("all", t.BOOL, "whether all are true (true if none)", "{elem} for every {var} in {source}{where}"),
+        Aggregate(
+            "max",
+            t.INT,
+            "the largest number (0 if none)",
+            "the largest {elem} for any {var} in {source}{such}",
+            "the largest number in {source}",
+        ),
+        Aggregate(
+            "min",
+            t.INT,
+            "the smallest number (0 if none)",
+            "the smallest {elem} for any {var} in {source}{such}",
+            "the smallest number in {source}",
+        ),
+        Aggregate(
+            "any",
+            t.BOOL,
+            "whether at least one is true",
+            "for at least one {var} in {source}{such}, {elem}",
+            "at least one of {source} holds",
+        ),
+        Aggregate(
+            "all",
+            t.BOOL,
+            "whether all are true (true if none)",
+            "for every {var} in {source}{such}, {elem}",
+            "every one of {source} holds",
+        ),
         Aggregate(
             "each",
             t.ANY,
             "the items themselves, as a list (with 'if': those that pass)",
-            "each {var} in {source}{where}",
+            "each {var} in {source}{such}",
+            "each item in {source}",
         ),
         Aggregate(
             "highest",
             t.INT,
             "the items with the highest number; all tied items are included",
-            "every {var} in {source}{where} with the highest {elem}",
+            "every {var} in {source} with the highest {elem}{among}",
         ),
         Aggregate(
             "lowest",
             t.INT,
             "the items with the lowest number; all tied items are included",
-            "every {var} in {source}{where} with the lowest {elem}",
+            "every {var} in {source} with the lowest {elem}{among}",
         ),
     )
 }
@@ -322,7 +415,7 @@ STATEMENTS: dict[str, Statement] = {
             'award N star[s] to TARGET [for "reason {expr}"]',
             "give N stars to a player or to every player in a list; 0 or fewer gives nothing; "
             "a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
-            "{target} gets {amount}{reason}",
+            "give {amount} to {target}{reason}",
         ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
         Statement(
@@ -343,7 +436,12 @@ STATEMENTS: dict[str, Statement] = {
             "run the block once for each item of a list",
             "for each {var} in {source}:",
         ),
-        Statement("if", "if CONDITION: BLOCK [else: BLOCK]", "run a block only when the condition holds", "if {cond}:"),
+        Statement(
+            "if",
+            "if CONDITION: BLOCK [elif CONDITION: BLOCK]... [else: BLOCK]",
+            "run the block of the first condition that holds, or the 'else' block when none does",
+            "if {cond}:",
+        ),
         Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens"),
     )
 }
@@ -370,4 +468,10 @@ OPERATORS = {
     "not": "not",
     "in": "is one of",
 }
+# Functions of other languages that designers write, with what this language says instead.
+INSTEAD = {
+    "len": "write count(LIST) for the number of items in a list",
+    "length": "write count(LIST) for the number of items in a list",
+}
+
 OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}

@@ -16,7 +16,12 @@ STAGE = "stage"
 COUNTER = "counter"
 TOKEN = "token"
 CARD = "card"
-ENUMS = (INGREDIENT, ROUND, STAGE, COUNTER, TOKEN, CARD)
+CARD_NAME = "card name"
+SPICE = "spice"  # a spice type (named by its ingredient type) or the wild spice
+ENUMS = (INGREDIENT, ROUND, STAGE, COUNTER, TOKEN, CARD, CARD_NAME, SPICE)
+# Card ids and names are quoted where a card is expected; elsewhere a bare name is never one.
+QUOTED_ONLY = (CARD, CARD_NAME)
+ITEM = "item"  # one ingredient of a challenge meal
 ANY = "any"
 ERROR = "?"  # the type of an expression that already has a reported problem
 
@@ -29,9 +34,16 @@ def element(t: str) -> str | None:
     return t[5:-1] if t.startswith("list[") else None
 
 
+# (wanted, given): a value of the given type also serves where the wanted type is expected.
+_SERVES = {
+    (SPICE, INGREDIENT),  # an ingredient type names the spice of that type
+    (TEXT, CARD_NAME),  # a card's name is shown and looked up like any text
+}
+
+
 def accepts(expected: str, actual: str) -> bool:
     """Whether a value of type ``actual`` may stand where ``expected`` is wanted."""
-    if ERROR in (expected, actual) or expected == ANY or expected == actual:
+    if ERROR in (expected, actual) or expected == ANY or expected == actual or (expected, actual) in _SERVES:
         return True
     e, a = element(expected), element(actual)
     return e is not None and a is not None and accepts(e, a)
@@ -51,6 +63,9 @@ _WORDS = {
     COUNTER: ("a counter", "counters"),
     TOKEN: ("a token kind", "token kinds"),
     CARD: ("a card id", "card ids"),
+    CARD_NAME: ("a card name", "card names"),
+    SPICE: ("a spice", "spices"),
+    ITEM: ("an ingredient of a meal", "meal ingredients"),
     ANY: ("anything", "anything"),
 }
 

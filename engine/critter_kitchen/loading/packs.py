@@ -82,6 +82,7 @@ def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
     params = rs.parameters
     rounds = tuple(params["challenge_rounds"].value) if "challenge_rounds" in params else ()
     tokens = tuple(params["token_values"].value) if "token_values" in params else ()
+    wild = (params["wild_spice"].value,) if "wild_spice" in params else ()
     domains = {
         t.INGREDIENT: rs.ingredient_types,
         t.ROUND: rounds,
@@ -89,6 +90,8 @@ def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
         t.COUNTER: rs.counters,
         t.TOKEN: tokens,
         t.CARD: tuple(rs.cards),
+        t.CARD_NAME: tuple(card.name for card in rs.cards.values()),
+        t.SPICE: (*rs.ingredient_types, *wild),
     }
     return Vocabulary(domains, {name: p.type for name, p in params.items()}, owned)
 

@@ -123,7 +123,8 @@ def _explain(error: Any, path: Path) -> list[tuple[str, Path, bool]]:
     if v == "type":
         wanted = [error.validator_value] if isinstance(error.validator_value, str) else error.validator_value
         want = " or ".join(_WORDS.get(w, w) for w in wanted)
-        return [(f"{where}expected {want}, got {shown(error.instance)}", path, False)]
+        how = f"; {error.schema['x-type-error']}" if "x-type-error" in error.schema else ""
+        return [(f"{where}expected {want}, got {shown(error.instance)}{how}", path, False)]
     if v == "enum":
         choices = ", ".join(c if isinstance(c, str) else shown(c) for c in error.validator_value)
         return [(f"{where}{shown(error.instance)} is not one of: {choices}", path, False)]
