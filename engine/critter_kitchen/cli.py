@@ -7,7 +7,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import CritterError, InputError, Problem
+from .errors import CritterError, EvaluationError, InputError, Problem
 from .loading.records import read_record
 from .stages.runner import score_game
 
@@ -165,7 +165,11 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
         raise InputError(list(item.problems))
-    return score_game(read_record(ruleset, item.data, item.source), item.source)
+    game = read_record(ruleset, item.data, item.source)
+    try:
+        return score_game(game, item.source)
+    except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
+        raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
 
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
