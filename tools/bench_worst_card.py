@@ -5,7 +5,7 @@
 Each card is a rumor in a one-card pack that loads cleanly (it stays within every
 load-time limit: effect text of 20,000 characters, nesting of 40 levels), put in play in
 a 5-player golden game. A card is either scored or refused by the work budget of one game
-(``dsl/closures.py``); both must take well under a second. The figures also show the work
+(``dsl/budget.py``); both must take well under a second. The figures also show the work
 of the golden games and of random games from ``tests/gen.py``, the ones the budget must
 leave far behind. The machine is shared and noisy: compare the ratios within one run.
 """
@@ -91,13 +91,13 @@ def main() -> None:
     import yaml
 
     from critter_kitchen import CritterError, load_ruleset, score_record
-    from critter_kitchen.dsl import closures
+    from critter_kitchen.dsl import budget as limits
 
     base = load_ruleset()
     golden = yaml.safe_load((ROOT / "tests" / "golden" / "five-players.yaml").read_text("utf-8"))
     normal = time_one(lambda: score_record(golden, base), max(args.repeat, 20))
-    budget = closures.STEP_BUDGET
-    print(f"work budget per game: {budget:,}; awards per game: {getattr(closures, 'MAX_AWARDS', 0):,}")
+    budget = limits.STEP_BUDGET
+    print(f"work budget per game: {budget:,}; awards per game: {limits.MAX_AWARDS:,}")
     print(f"normal full game (tests/golden/five-players.yaml): {normal * 1e6:,.0f} us, "
           f"work {work_of(golden, base)[0]:,}")  # fmt: skip
     print()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 
 from ..errors import EvaluationError
-from .budget import MAX_AWARDS, STEP_BUDGET, charge, spend, too_many_awards  # noqa: F401 - STEP_BUDGET: read here by tools
+from .budget import MAX_AWARDS, charge, spend, too_many_awards
 from .registry import FUNCTIONS
 
 TYPE_CHECKING = False
