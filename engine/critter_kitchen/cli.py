@@ -237,8 +237,6 @@ def _score_in_batch(ruleset: Ruleset, item: _Input, args: argparse.Namespace) ->
         result = _score(ruleset, item)
     except InputError as e:
         messages = [p.format() for p in e.problems]
-    except EvaluationError as e:
-        messages = [printable(f"{item.source}: {e}")]
     else:
         if args.format == "json":
             from .report.json import result_json
@@ -268,7 +266,11 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
         raise InputError(list(item.problems))
-    return score_game(read_record(ruleset, item.data, item.source), item.source)
+    game = read_record(ruleset, item.data, item.source)
+    try:
+        return score_game(game, item.source)
+    except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
+        raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
 
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:

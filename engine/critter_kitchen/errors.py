@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 from .values import Value, WrittenFloat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 # Every problem has a stable code and a short meaning; the README documents each one
@@ -164,9 +166,40 @@ class EvaluationError(CritterError):
     """A card effect failed while scoring (for example a division by zero)."""
 
 
+MAX_COMPARED = 200  # known names one suggestion compares closely: every function name of the language, not thousands of ids
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the closest known name, or nothing when none is close."""
+    """``"; did you mean 'x'?"`` for the closest known name, or nothing when none is close.
+
+    Among many known names only those with the same first letter and about the same length
+    are compared, at most MAX_COMPARED of them, so that a record or pack full of unknown
+    ids against thousands of cards stays quick.
+    """
     import difflib  # only a problem needs it
 
-    guess = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=1)
+    guess = difflib.get_close_matches(name, close_candidates(name, tuple(dict.fromkeys(known))), n=1)
     return f"; did you mean '{guess[0]}'?" if guess else ""
+
+
+def close_candidates(name: str, names: tuple[str, ...]) -> Sequence[str]:
+    """The known names worth comparing with ``name``: all of a few, else the likeliest few."""
+    if len(names) <= MAX_COMPARED:
+        return names
+    by_length = _by_initial_and_length(names).get(name[:1].lower(), {})
+    size, out = len(name), list[str]()
+    # nearest lengths first; difflib's cutoff of 0.6 needs lengths within a factor of 7/3
+    for gap in range(size * 4 // 3 + 1):
+        for length in {size - gap, size + gap}:
+            out.extend(by_length.get(length, ()))
+        if len(out) >= MAX_COMPARED:
+            return out[:MAX_COMPARED]
+    return out
+
+
+@functools.lru_cache(maxsize=8)  # the same names (a ruleset's cards) are asked about again and again
+def _by_initial_and_length(names: tuple[str, ...]) -> dict[str, dict[int, list[str]]]:
+    index: dict[str, dict[int, list[str]]] = {}
+    for n in names:
+        index.setdefault(n[:1].lower(), {}).setdefault(len(n), []).append(n)
+    return index

@@ -19,6 +19,7 @@ from __future__ import annotations
 from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 
 from ..errors import EvaluationError
+from .budget import MAX_AWARDS, charge, spend, too_many_awards
 from .registry import FUNCTIONS
 
 TYPE_CHECKING = False
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     Fn = Callable[["Frame"], Any]
     Op = tuple[Any, ...]
 
-STEP_BUDGET = 1_000_000  # loop steps all effects of one game may take together
 MAX_INT = 10**12  # arithmetic results are kept within this bound
 
 
@@ -55,13 +55,14 @@ class Ranked(tuple):  # type: ignore[type-arg]
 class Compiled:
     """A checked program: its ops, the variable slots it needs, its type, and its closure."""
 
-    __slots__ = ("ops", "slots", "type", "run")
+    __slots__ = ("ops", "slots", "type", "run", "steps")
 
     def __init__(self, ops: Op, slots: int, type: str) -> None:
         self.ops = ops
         self.slots = slots
         self.type = type
         self.run: Fn = build(ops)
+        self.steps = steps_of(ops)  # what one run costs outside its loops and aggregates
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Compiled, (self.ops, self.slots, self.type)  # the closure is rebuilt on load
@@ -76,15 +77,30 @@ def bounded(x: int) -> int:
     return MAX_INT if x > MAX_INT else -MAX_INT if x < -MAX_INT else x
 
 
-def spend(f: Frame, items: Any) -> Any:
-    """Charge a loop's items to the game's budget, so nested loops cannot run for hours."""
-    game = f.game
-    game.steps += len(items)
-    if game.steps > STEP_BUDGET:
-        raise EvaluationError(
-            f"{f.card.path}: card '{f.card.id}' at stage '{f.stage}': effects took more than {STEP_BUDGET:,} loop steps"
-        )
-    return items
+def steps_of(op: Op) -> int:
+    """The steps one run of ``op`` takes outside the bodies of its loops and aggregates.
+
+    Those bodies are charged per item when the loop runs; of two branches, the larger counts.
+    """
+    kind = op[0]
+    if kind in ("const", "slot", "param"):
+        return 1
+    if kind == "for":  # ("for", slot, source, body)
+        return 1 + steps_of(op[2])
+    if kind == "agg":  # ("agg", func, source, element, condition, slot)
+        return 1 + steps_of(op[2])
+    if kind == "if":  # ("if", condition, then, orelse)
+        return 1 + steps_of(op[1]) + max(steps_of(op[2]), steps_of(op[3]) if op[3] is not None else 0)
+    return 1 + sum(_parts_steps_of(part) for part in op[1:])
+
+
+def _parts_steps_of(part: Any) -> int:
+    """Steps of an op's field: an op, a tuple of ops, or plain data (free)."""
+    if type(part) is not tuple or not part:
+        return 0
+    if type(part[0]) is str:
+        return steps_of(part) if part[0] in _BUILDERS else 0
+    return sum(_parts_steps_of(p) for p in part)
 
 
 def show(value: Any) -> str:
@@ -296,30 +312,38 @@ def _text(parts: tuple[Op, ...]) -> Fn:
 
 def _shown(value: Op) -> Fn:
     fn = build(value)
-    return lambda f: show(fn(f))
+
+    def shown(f: Frame) -> str:
+        v = fn(f)
+        if type(v) is tuple:  # showing a list walks it: each item is a step
+            charge(f, len(v))
+        return show(v)
+
+    return shown
 
 
 def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> Fn:
     src, elem = build(source), build(element)
     cond = build(condition) if condition is not None else None
+    cost = 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)  # per item
     if func in ("highest", "lowest"):
-        return _ranked(func == "highest", src, elem, cond, slot)
+        return _ranked(func == "highest", src, elem, cond, slot, cost)
     if func == "count" and cond is None:
         return lambda f: len(spend(f, src(f)))
     if func == "each" and cond is None and element == ("slot", slot):
         return lambda f: tuple(spend(f, src(f)))
     if func in ("count", "any", "all"):
-        return _counting(func, src, elem, cond, slot)
+        return _counting(func, src, elem, cond, slot, cost)
 
     def values(f: Frame) -> list[Any]:
         slots = f.slots
         out = []
         if cond is None:
-            for item in spend(f, src(f)):
+            for item in spend(f, src(f), cost):
                 slots[slot] = item
                 out.append(elem(f))
         else:
-            for item in spend(f, src(f)):
+            for item in spend(f, src(f), cost):
                 slots[slot] = item
                 if cond(f):
                     out.append(elem(f))
@@ -337,13 +361,13 @@ _REDUCERS: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
+def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: int) -> Fn:
     """count with a condition, any and all: no list of values, and any/all stop at the answer."""
     if func == "count":
 
         def count(f: Frame) -> int:
             slots, n = f.slots, 0
-            for item in spend(f, src(f)):
+            for item in spend(f, src(f), cost):
                 slots[slot] = item
                 if cond is None or cond(f):
                     n += 1
@@ -354,7 +378,7 @@ def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
 
     def decide(f: Frame) -> bool:
         slots = f.slots
-        for item in spend(f, src(f)):
+        for item in spend(f, src(f), cost):
             slots[slot] = item
             if (cond is None or cond(f)) and bool(elem(f)) is wanted:
                 return wanted
@@ -363,12 +387,12 @@ def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
     return decide
 
 
-def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int) -> Fn:
+def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: int) -> Fn:
     def ranked(f: Frame) -> Ranked:
         slots = f.slots
         best: Any = None
         top: list[Any] = []
-        for item in spend(f, src(f)):
+        for item in spend(f, src(f), cost):
             slots[slot] = item
             if cond is not None and not cond(f):
                 continue
@@ -415,10 +439,11 @@ def _let(slot: int, value: Op) -> Fn:
 
 def _for(slot: int, source: Op, body: Op) -> Fn:
     src, run = build(source), build(body)
+    cost = 1 + steps_of(body)  # per item: the loop itself and its body's statements
 
     def loop(f: Frame) -> None:
         slots = f.slots
-        for item in spend(f, src(f)):
+        for item in spend(f, src(f), cost):
             slots[slot] = item
             run(f)
 
@@ -483,7 +508,11 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
             players, value = who, None
         else:
             players, value = (who,), None
-        f.game.award_all(f, players, stars, why_of(f) if why_of is not None else f.card.name, value)
+        game = f.game
+        game.steps += len(players)  # bounded by the awards' own limit, so no check of the budget here
+        if len(game.awards) + len(players) > MAX_AWARDS:
+            raise EvaluationError(too_many_awards(f))
+        game.award_all(f, players, stars, why_of(f) if why_of is not None else f.card.name, value)
 
     return award
 

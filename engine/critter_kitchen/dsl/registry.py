@@ -9,6 +9,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from . import types as t
+from .budget import FREE_WALK, charge, spend
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -213,7 +214,7 @@ def _priority(f: Any, p: Any) -> int:
 
 @_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play")
 def _in_play(f: Any, card_id: str) -> bool:
-    return any(card.id == card_id for card, _ in f.game.cards_in_play())
+    return any(card.id == card_id for card, _ in spend(f, f.game.cards_in_play()))
 
 
 @_fn("meals", "r:round", t.list_of(t.MEAL), "every challenge meal served in round r", "the meals of {r}")
@@ -320,6 +321,8 @@ def _meal_spices(f: Any, m: Any) -> int:
     "the stars for {x} in {b}",
 )
 def _band(f: Any, x: int, bands: Any) -> int:
+    if len(bands) > FREE_WALK:  # a pack may give a parameter many bands
+        charge(f, len(bands))
     stars = 0
     for minimum, band_stars in bands:
         if x >= minimum:

@@ -266,6 +266,15 @@ class _Loader:
                     f"cannot remove unknown stage '{name}'{did_you_mean(name, rs.stage_names())}",
                     "CK204",
                 )
+            elif [s.name for s in rs.stages] == [name]:
+                # No stage left would score nothing, and no later pack could place a stage
+                # again (a new stage goes before or after an existing one): surely a slip.
+                self.at(
+                    doc,
+                    ("remove_stages", i),
+                    f"cannot remove stage '{name}': it is the last one, and a game needs at least one stage",
+                    "CK104",
+                )
             else:
                 rs.stages = [s for s in rs.stages if s.name != name]
                 rs.removed_stages.add(name)

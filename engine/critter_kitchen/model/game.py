@@ -159,7 +159,7 @@ class Game:
         self.table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
         self.rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
         self.awards: list[Award] = []
-        self.steps = 0  # loop steps effects have taken (see the budget in dsl/closures.py)
+        self.steps = 0  # steps of work effects have taken (see the budget in dsl/closures.py)
         self._groups = 0
         self._in_play: list[tuple[Card, Player | None]] | None = None
 

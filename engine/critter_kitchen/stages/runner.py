@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..dsl.budget import charge
 from ..dsl.closures import Frame
 from ..errors import EvaluationError, InputError, Problem
 from ..values import Value
@@ -48,8 +49,10 @@ class Result:
 def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Player | None) -> None:
     if code is None:
         return
+    frame = Frame(game, card, stage, owner, code.slots)
+    charge(frame, code.steps)
     try:
-        code.run(Frame(game, card, stage, owner, code.slots))
+        code.run(frame)
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
         # The type checker should make this unreachable; if not, say where, never a traceback.
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
