@@ -194,7 +194,7 @@ def test_a_do_that_is_not_text_says_how_to_write_it(tmp_path):
             7,
             7,
             "CK101",
-            'effects[0].do: expected text, got a list; statements are text: '
+            "effects[0].do: expected text, got a list; statements are text: "
             "write 'do: |' and the statements on the lines below it, indented",
         )
     ]

@@ -359,7 +359,7 @@ def test_a_card_name_with_escape_sequences_through_cards(capsys):
         "Clears \\x1b[2J the screen \\x9b31m and rings \\x07.\n"
         "\n"
         "After critic.rumors:\n"
-        "    Every p in the players with the highest p's priority place gets 1 star.\n"
+        "    Give 1 star to every p in the players with the highest p's priority place.\n"
     )
     status, out, _ = run(capsys, "cards", "--pack", str(ESCAPE_PACK))
     assert "  shady-rumor          Shady\\x1b]0;owned\\x07\\x1b[2J\\nWinner: Mallory\n" in out

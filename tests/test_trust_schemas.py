@@ -405,8 +405,9 @@ def test_a_changed_schema_file_is_seen_through_the_cache(monkeypatch, tmp_path):
 def test_a_schema_that_allows_anything_still_gets_cards_the_engine_can_read():
     write_pack({}, card="id: {a: 1}\nkind: gadget\nname: X\neffects: [{do: 5, after: critic.rumors}]\nrequires: fish\n")
     assert errors() == [
-        f'{CARD}:1:5: CK101 id: expected text, got a mapping',
-        f"{CARD}:4:16: CK101 effects[0].do: expected text, got 5",
+        f"{CARD}:1:5: CK101 id: expected text, got a mapping",
+        f"{CARD}:4:16: CK101 effects[0].do: expected text, got 5; statements are text: "
+        "write 'do: |' and the statements on the lines below it, indented",
         f"{CARD}:5:11: CK101 requires: expected a list, got 'fish'",
     ]
 
