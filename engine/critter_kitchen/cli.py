@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TextIO
 
+    from .loading.yamlpos import Document
     from .model.ruleset import Ruleset
     from .stages.runner import Result
 
@@ -199,12 +200,16 @@ def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False
 
 
 class _Input:
-    """One record to score: its data, or the problems that kept it from being read."""
+    """One record to score: its data (and the document that places its values), or the problems
+    that kept it from being read."""
 
-    def __init__(self, source: str, data: Any = None, problems: Sequence[Problem] = ()) -> None:
+    def __init__(
+        self, source: str, data: Any = None, problems: Sequence[Problem] = (), document: Document | None = None
+    ) -> None:
         self.source = source
         self.data = data
         self.problems = problems
+        self.document = document
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -268,7 +273,7 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
         raise InputError(list(item.problems))
-    return score_game(read_record(ruleset, item.data, item.source), item.source)
+    return score_game(read_record(ruleset, item.data, item.source, item.document), item.source)
 
 
 def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
@@ -285,14 +290,15 @@ def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
 
 
 def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
-    from .loading.files import load_data
+    from .loading.files import load_record
 
     for name in names:
         if name == "-":
             yield from _read_stdin()
             continue
         try:
-            yield _Input(name, load_data(name, name))
+            document = load_record(name, name)
+            yield _Input(name, document.data, document=document)
         except InputError as e:
             yield _Input(name, problems=e.problems)
 
@@ -303,7 +309,7 @@ def _read_stdin() -> Iterator[_Input]:
 
     stream = None if sys.stdin is None else getattr(sys.stdin, "buffer", None)
     for entry in read_stream(stream, "-"):
-        yield _Input(entry.source, entry.data, entry.problems)
+        yield _Input(entry.source, entry.data, entry.problems, entry.document)
 
 
 # cards
@@ -469,16 +475,17 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     A file that does not even parse is reported: whatever it was meant to be, it is broken.
     """
     from .loading.cached import load_ruleset
-    from .loading.files import load_data
+    from .loading.files import load_record
 
     try:
-        data = load_data(str(path), name)
+        document = load_record(str(path), name)
     except InputError as e:
         return e.problems, False
+    data = document.data
     if not (isinstance(data, dict) and "players" in data):
         return [], False
     try:
-        read_record(load_ruleset(packs), data, name)
+        read_record(load_ruleset(packs), data, name, document)
     except InputError as e:
         return e.problems, True
     return [], True

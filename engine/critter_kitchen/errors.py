@@ -62,11 +62,13 @@ class Problem(Value):
         return Problem, self._key() + (self.excerpt,)
 
     def location(self) -> str:
-        if self.line:
-            return f"{self.path}:{self.line}:{self.column}"
-        if self.where:
-            return f"{self.path}: {self.where}"
-        return self.path
+        """``path:line:col``, ``path: record.path`` or both (``path:line:col: record.path``).
+
+        A record problem keeps its record path beside its line: the line is for editors
+        and CI annotations, the path says which value of a long record is meant.
+        """
+        place = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        return f"{place}: {self.where}" if self.where else place
 
     def format(self, *, with_code: bool = False) -> str:
         """The problem for people: one line, then the excerpt (if any) that shows the place."""

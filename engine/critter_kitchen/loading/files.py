@@ -3,19 +3,38 @@
 from __future__ import annotations
 
 from ..errors import InputError, Problem
-from .yamlpos import read_document, read_file
+from .yamlpos import Document, read_document, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Sequence
     from typing import Any
+
+    from .yamlpos import Mark, Path
 
 
 def load_data(path: str, shown: str) -> Any:
     """A record file's data: JSON files through the JSON reader, anything else as YAML."""
+    return load_record(path, shown).data
+
+
+def load_record(path: str, shown: str) -> Document:
+    """A record file as a :class:`Document`, which can tell where each of its values is."""
     if path.endswith(".json"):
-        return parse_json(shown, read_file(path, shown))
-    return read_document(path, shown).data
+        text = read_file(path, shown)
+        return JsonDocument(shown, text, parse_json(shown, text))
+    return read_document(path, shown)
+
+
+class JsonDocument(Document):
+    """A JSON file read by the JSON reader: the places of its values are found only when asked."""
+
+    def places(self, wanted: Sequence[tuple[Path, bool]]) -> list[Mark]:
+        from .jsonpos import json_marks  # only a JSON record with a problem needs it
+
+        self.marks, self.key_marks = json_marks(self.text, [path for path, _ in wanted])
+        return super().places(wanted)
 
 
 def parse_json(source: str, text: str) -> Any:

@@ -1,7 +1,8 @@
 """Game records (already parsed YAML or JSON) to a :class:`Game`, checking every rule.
 
 Every problem is reported with the record path of the offending value, e.g.
-``challenge_meals.round3.Ana.harbor-stew``; all problems are collected before raising.
+``challenge_meals.round3.Ana.harbor-stew``, and with its line and column when the record
+came from a file; all problems are collected before raising.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card, Ruleset
+    from .yamlpos import Document, Path
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
@@ -39,6 +41,16 @@ class _Where:
 
     def __truediv__(self, part: str | int) -> _Where:
         return _Where(part, self)
+
+    def path(self) -> Path:
+        """The path as a document keys it: the key in each mapping, the index in each list."""
+        parts: list[str | int] = []
+        node: _Where | None = self
+        while node is not None:
+            if node.part != "":  # the whole record's part
+                parts.append(node.part)
+            node = node.parent
+        return tuple(reversed(parts))
 
     def __str__(self) -> str:
         parts: list[str | int] = []
@@ -240,10 +252,14 @@ def _served(
 
 
 class RecordReader:
-    def __init__(self, ruleset: Ruleset, source: str) -> None:
+    def __init__(self, ruleset: Ruleset, source: str, document: Document | None = None) -> None:
         self.rs = ruleset
         self.source = source
         self.problems: list[Problem] = []
+        # The file the record came from, which knows the line of every value, and the
+        # place of each problem in it (a record path, and whether the key is meant).
+        self.document = document
+        self.places: list[tuple[Path, bool]] = []
         # Where a record names each kind of card: a field of its ``cards`` (cards on the
         # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
         self.table_fields: dict[str, str] = {}
@@ -258,8 +274,16 @@ class RecordReader:
         self.types = frozenset(ruleset.ingredient_types)
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
 
-    def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
+    def fail(self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False) -> None:
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
+        self.places.append((where.path(), at_key))
+
+    def located(self) -> list[Problem]:
+        """The problems, each given its line and column when the record came from a document."""
+        if self.document is not None and self.problems:
+            for problem, mark in zip(self.problems, self.document.places(self.places), strict=True):
+                problem.line, problem.column = mark.line, mark.column
+        return self.problems
 
     # small typed readers
 
@@ -288,7 +312,7 @@ class RecordReader:
         allowed = list(allowed)
         for key in data:
             if key not in allowed:
-                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}", at_key=True)
 
     def card(self, value: Any, kind: str, where: _Where) -> Card | None:
         if not isinstance(value, str):
@@ -790,7 +814,7 @@ class RecordReader:
             if key == skip:
                 continue
             if key not in values:
-                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}", at_key=True)
             elif (got := self.count(n, where / key)) is not None:
                 out[key] = got
         return out
@@ -934,6 +958,13 @@ class RecordReader:
         return Course(kind, val, spices, None, min(val * params["course_spice_factor"] ** len(spices), MAX_QUALITY))
 
 
-def read_record(ruleset: Ruleset, data: Any, source: str) -> Game:
-    """Check a parsed game record against the ruleset and build its :class:`Game`."""
-    return RecordReader(ruleset, source).read(data)
+def read_record(ruleset: Ruleset, data: Any, source: str, document: Document | None = None) -> Game:
+    """Check a parsed game record against the ruleset and build its :class:`Game`.
+
+    ``document``, the file the data was read from, gives each problem its line and column.
+    """
+    reader = RecordReader(ruleset, source, document)
+    try:
+        return reader.read(data)
+    except InputError:
+        raise InputError(reader.located()) from None
