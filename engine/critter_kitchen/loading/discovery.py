@@ -1,7 +1,8 @@
 """Where packs and their files are on disk, and how much of a file may be read.
 
 Every folder walk of the engine is here: the card files of a pack, the packs below a
-folder, the pack that holds a file and the packs beside it. Walks are iterative and
+folder, the YAML and JSON files below a folder (where ``validate`` looks for game
+records), the pack that holds a file and the packs beside it. Walks are iterative and
 bounded (MAX_DEPTH levels, MAX_ENTRIES entries), skip hidden names, and inside a pack
 follow a symbolic link only where it stays inside the pack folder. Reading is bounded
 too: only regular files, never more than the limit plus one byte, and a named pipe
@@ -204,6 +205,27 @@ def packs_below(folder: str) -> Walked:
                 walked.found.append(current)
             elif _is_folder(entry) and not entry.is_symlink() and _within_depth(entry.path, depth, walked):
                 todo.append((entry.path, depth + 1))
+    return _sorted(walked)
+
+
+def data_files_below(folder: str) -> Walked:
+    """The YAML and JSON files at or below ``folder`` (in ``found``, sorted), hidden ones left out.
+
+    ``validate`` looks among them for game records, inside packs or not. As for packs,
+    links to folders are not followed.
+    """
+    walked = Walked()
+    todo = [(folder, 0)]
+    while todo:
+        current, depth = todo.pop()
+        for entry in _listing(current, walked):
+            if not _counted(entry, folder, walked):
+                return _sorted(walked)
+            if _is_folder(entry):
+                if not entry.is_symlink() and _within_depth(entry.path, depth, walked):
+                    todo.append((entry.path, depth + 1))
+            elif entry.name.endswith((*CARD_SUFFIXES, SCHEMA_SUFFIX)) and entry.name != PACK_FILE:
+                walked.found.append(entry.path)
     return _sorted(walked)
 
 
