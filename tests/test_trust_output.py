@@ -121,13 +121,13 @@ def test_a_carriage_return_in_a_message_in_every_format(capsys):
     status, out, err = run(capsys, "validate", "game.yaml", "--format", "github")
     assert (status, err) == (1, "")
     assert out == (
-        f"::error file=game.yaml,line=11,col=36::CK301 {where.replace('%', '%25')}: "
+        f"::error file=game.yaml,line=11,col=5::CK301 {where.replace('%', '%25')}: "
         "unknown player 'Ana\\r::error::forged 100%25,x'\n"
     )
     _, out, _ = run(capsys, "validate", "game.yaml", "--format", "json")
     assert json.loads(out)[0]["message"] == f"{where}: unknown player 'Ana\\r::error::forged 100%,x'"
     _, out, err = run(capsys, "validate", "game.yaml")
-    assert err == f"game.yaml:11:36: {where}: CK301 unknown player 'Ana\\r::error::forged 100%,x'\n"
+    assert err == f"game.yaml:11:5: {where}: CK301 unknown player 'Ana\\r::error::forged 100%,x'\n"
 
 
 def test_messages_past_300_characters_are_cut_in_every_format(capsys):

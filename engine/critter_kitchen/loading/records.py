@@ -728,9 +728,10 @@ class RecordReader:
             if player.name == name:
                 return player
         if any(rival.name == name for rival in game.rivals):
-            self.fail(where, f"{name} is an automated player: its meals are not recorded", shape=True)
+            self.fail(where, f"{name} is an automated player: its meals are not recorded", at_key=True, shape=True)
         else:
-            self.fail(where, f"unknown player '{name}'{did_you_mean(name, [p.name for p in game.players])}", shape=True)
+            known = [p.name for p in game.players]
+            self.fail(where, f"unknown player '{name}'{did_you_mean(name, known)}", at_key=True, shape=True)
         return None
 
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
@@ -771,7 +772,9 @@ class RecordReader:
                 if i is None and cid in self.unread_challenges.get(rnd, ()):
                     continue  # its card is reported already
                 if i is None:
-                    self.fail(at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
+                    self.fail(
+                        at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}", at_key=True
+                    )
                     continue
                 built = self.meal(player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
                 if built is not None:
