@@ -138,5 +138,11 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest known name, or nothing when none is close."""
     import difflib  # only a problem needs it
 
-    guess = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=1)
+    names = list(dict.fromkeys(known))
+    # A close match shares 60% of both lengths (2 * common / total >= 0.6), so it is never
+    # under 3/7 of the name's length: a name far longer than any known one (a megabyte
+    # of text) is not compared at all, which would take seconds.
+    if not any(7 * len(n) >= 3 * len(name) for n in names):
+        return ""
+    guess = difflib.get_close_matches(name, names, n=1)
     return f"; did you mean '{guess[0]}'?" if guess else ""
