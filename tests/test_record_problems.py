@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -250,6 +251,16 @@ def test_validate_a_folder_of_records(capsys):
         f"games/league/week1.json:10:58: critic_meals.Ana.courses.fish.value: CK301 {VALUE}\n"
         "games/league/week2.yaml:3:1: CK002 YAML syntax error: did not find expected ',' or ']'\n"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_folder_walk_opens_no_link_pipe_or_device(capsys):
+    """Only regular files are read: a named pipe would block, a link may lead anywhere."""
+    games_folder()
+    os.mkfifo("games/pipe.yaml")
+    os.symlink("/dev/zero", "games/zero.yaml")
+    os.symlink(ROOT / "examples" / "two-players.yaml", "games/league/linked.yaml")
+    assert run(capsys, "validate", "games") == (0, "ok: 1 checked, no problems\n", "")
 
 
 def test_a_folder_with_neither_packs_nor_records(capsys):

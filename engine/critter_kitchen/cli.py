@@ -373,8 +373,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         elif (home := discovery.pack_home(name)) is not None:
             if home in whole:
                 continue
-            in_pack = records.check(name)
-            if in_pack is not None:  # a game record kept in a pack folder
+            # A game record kept in a pack folder; a link or a device there is the pack's to judge.
+            in_pack = records.check(name) if os.path.isfile(name) and not os.path.islink(name) else None
+            if in_pack is not None:
                 problems.extend(in_pack)
                 checked += 1
                 continue

@@ -211,8 +211,9 @@ def packs_below(folder: str) -> Walked:
 def data_files_below(folder: str) -> Walked:
     """The YAML and JSON files at or below ``folder`` (in ``found``, sorted), hidden ones left out.
 
-    ``validate`` looks among them for game records, inside packs or not. As for packs,
-    links to folders are not followed.
+    ``validate`` looks among them for game records, inside packs or not. Only regular
+    files are listed: no link is followed (to a folder or a file: a pack's own walk
+    decides about its links), and no pipe or device is listed, so none is ever opened.
     """
     walked = Walked()
     todo = [(folder, 0)]
@@ -225,7 +226,8 @@ def data_files_below(folder: str) -> Walked:
                 if not entry.is_symlink() and _within_depth(entry.path, depth, walked):
                     todo.append((entry.path, depth + 1))
             elif entry.name.endswith((*CARD_SUFFIXES, SCHEMA_SUFFIX)) and entry.name != PACK_FILE:
-                walked.found.append(entry.path)
+                if _is_plain_file(entry):
+                    walked.found.append(entry.path)
     return _sorted(walked)
 
 
@@ -295,6 +297,14 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir()
     except OSError:  # a link loop, or a folder gone since it was listed
+        return False
+
+
+def _is_plain_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a regular file in its own right (not a link, pipe or device)."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:  # gone since it was listed
         return False
 
 
