@@ -209,7 +209,8 @@ def nested_record(depth: int) -> str:
 
 def test_yaml_nesting_up_to_the_limit_is_read():
     # 64 levels of lists below critic_meals (level 1): the record is wrong, but not too deep
-    assert refused(score("game.yaml", nested_record(63))) == ["game.yaml: critic_meals: expected a mapping, got a list"]
+    out = score("game.yaml", nested_record(63))
+    assert refused(out) == ["game.yaml:8:15: critic_meals: expected a mapping, got a list"]
 
 
 def test_yaml_nesting_past_the_limit_is_refused():
@@ -237,13 +238,13 @@ def test_json_nesting_100000_deep_is_refused():
 
 def test_json_nesting_just_below_the_interpreter_limit_is_not_a_crash():
     out = score("game.json", json_record("[" * 900 + "]" * 900))
-    assert refused(out) == ["game.json: critic_meals: expected a mapping, got a list"]
+    assert refused(out) == ["game.json:1:218: critic_meals: expected a mapping, got a list"]
 
 
 def test_json_nesting_past_the_yaml_depth_limit_is_refused_cleanly():
     # JSON needs no depth limit of its own: the reader walks only the record's known shape
     out = score("game.json", json_record("[" * 100 + "]" * 100))
-    assert refused(out) == ["game.json: critic_meals: expected a mapping, got a list"]
+    assert refused(out) == ["game.json:1:218: critic_meals: expected a mapping, got a list"]
 
 
 # long strings
@@ -251,12 +252,12 @@ def test_json_nesting_past_the_yaml_depth_limit_is_refused_cleanly():
 
 def test_a_1mb_player_name_is_refused():
     out = score("game.yaml", RECORD.replace("name: Ana", "name: " + "A" * 2**20), memory=True)
-    assert refused(out) == ["game.yaml: players[0].name: a player needs a name of 1 to 100 characters"]
+    assert refused(out) == ["game.yaml:2:11: players[0].name: a player needs a name of 1 to 100 characters"]
 
 
 def test_a_1mb_card_id_in_a_record_is_refused():
     out = score("game.yaml", RECORD + "  critic: " + "c" * 2**20 + "\n", memory=True)
-    assert refused(out) == ["game.yaml: cards.critic: " + printable(f"unknown critic card '{'c' * 2**20}'")]
+    assert refused(out) == ["game.yaml:8:11: cards.critic: " + printable(f"unknown critic card '{'c' * 2**20}'")]
 
 
 def test_a_1mb_card_name_is_refused():
@@ -286,10 +287,11 @@ def test_messages_do_not_echo_megabytes():
 def test_a_huge_integer_value_is_refused(name):
     data = dict(RECORD_DATA, critic_meals={"Ana": {"courses": {"fish": {"value": 10**100}}, "soup": 10**100}})
     out = score(name, json.dumps(data) if name.endswith(".json") else yaml.safe_dump(data, sort_keys=False))
+    fish, soup = {"game.yaml": ("18:16", "19:11"), "game.json": ("1:257", "1:370")}[name]
     assert sorted(refused(out)) == [
-        f"{name}: critic_meals.Ana.courses.fish.value: expected a positive whole number up to 1000000,"
+        f"{name}:{fish}: critic_meals.Ana.courses.fish.value: expected a positive whole number up to 1000000,"
         " got a huge number",
-        f"{name}: critic_meals.Ana.soup: expected a whole number, 0 or more up to 1000000, got a huge number",
+        f"{name}:{soup}: critic_meals.Ana.soup: expected a whole number, 0 or more up to 1000000, got a huge number",
     ]
 
 
@@ -655,7 +657,7 @@ def test_a_player_name_that_is_not_text_with_a_restaurateur(name):
     out = fuzzlib.run_main(["score", _write("game.yaml", RECORD.replace(
         "  - name: Ana", f"  - name: {name}\n    restaurateur: lucky-cat"))])  # fmt: skip
     assert not out.crash, out.crash.splitlines()[-1]
-    assert refused(out) == ["game.yaml: players[0].name: a player needs a name of 1 to 100 characters"]
+    assert refused(out) == ["game.yaml:2:11: players[0].name: a player needs a name of 1 to 100 characters"]
 
 
 def test_a_base_pack_without_an_engine_parameter_is_refused():

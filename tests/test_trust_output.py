@@ -121,13 +121,13 @@ def test_a_carriage_return_in_a_message_in_every_format(capsys):
     status, out, err = run(capsys, "validate", "game.yaml", "--format", "github")
     assert (status, err) == (1, "")
     assert out == (
-        f"::error file=game.yaml,line=1,col=1::CK301 {where.replace('%', '%25')}: "
+        f"::error file=game.yaml,line=11,col=5::CK301 {where.replace('%', '%25')}: "
         "unknown player 'Ana\\r::error::forged 100%25,x'\n"
     )
     _, out, _ = run(capsys, "validate", "game.yaml", "--format", "json")
     assert json.loads(out)[0]["message"] == f"{where}: unknown player 'Ana\\r::error::forged 100%,x'"
     _, out, err = run(capsys, "validate", "game.yaml")
-    assert err == f"game.yaml: {where}: CK301 unknown player 'Ana\\r::error::forged 100%,x'\n"
+    assert err == f"game.yaml:11:5: {where}: CK301 unknown player 'Ana\\r::error::forged 100%,x'\n"
 
 
 def test_messages_past_300_characters_are_cut_in_every_format(capsys):
@@ -135,12 +135,12 @@ def test_messages_past_300_characters_are_cut_in_every_format(capsys):
     # 'cards.critic: unknown critic card ' is 35 characters: 262 more and '...' make 300
     message = "cards.critic: unknown critic card '" + "c" * 262 + "..."
     _, out, _ = run(capsys, "validate", "game.yaml", "--format", "github")
-    assert out == f"::error file=game.yaml,line=1,col=1::CK301 {message}\n"
+    assert out == f"::error file=game.yaml,line=8,col=11::CK301 {message}\n"
     _, out, _ = run(capsys, "validate", "game.yaml", "--format", "json")
     assert json.loads(out)[0]["message"] == message
     assert len(message) == MAX_MESSAGE
     _, _, err = run(capsys, "validate", "game.yaml")
-    assert err == "game.yaml: cards.critic: CK301 unknown critic card '" + "c" * 276 + "...\n"
+    assert err == "game.yaml:8:11: cards.critic: CK301 unknown critic card '" + "c" * 276 + "...\n"
 
 
 def test_a_cut_never_splits_an_escape():
@@ -308,7 +308,7 @@ NAMES_REFUSED = [
 def test_a_player_name_must_be_printable_text(capsys, name, message):
     status, out, err = run(capsys, "score", record(name))
     assert (status, out) == (1, "")
-    assert err == f"game.yaml: players[0].name: {message}\n"
+    assert err == f"game.yaml:2:11: players[0].name: {message}\n"
 
 
 def test_a_name_cannot_forge_the_winner_line(capsys):
@@ -321,7 +321,7 @@ def test_a_refused_name_through_validate_github(capsys):
     record('"Ana\\n::error::forged"')
     _, out, _ = run(capsys, "validate", "game.yaml", "--format", "github")
     assert out == (
-        "::error file=game.yaml,line=1,col=1::CK301 players[0].name: a player name must be one line; "
+        "::error file=game.yaml,line=2,col=11::CK301 players[0].name: a player name must be one line; "
         "this one has a line break ('\\n'): 'Ana\\n::error::forged'\n"
     )
 
@@ -332,7 +332,7 @@ def test_an_automated_rival_needs_a_printable_name_too(capsys):
     status, out, err = run(capsys, "score", "game.yaml", "--pack", str(ROOT / "cards" / "solo"))
     assert (status, out) == (1, "")
     assert err == (
-        "game.yaml: players[1].name: a player name must be printable text; "
+        "game.yaml:3:11: players[1].name: a player name must be printable text; "
         "this one has the control character '\\x1b': 'McDogald's\\x1b[2J'\n"
     )
 

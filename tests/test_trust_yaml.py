@@ -204,7 +204,8 @@ def test_a_value_that_is_not_a_decimal_number_is_refused_as_written(tmp_path, ca
     status, out, err = score(tmp_path, capsys, "game.yaml", RECORD.format(first="Ana", value=value))
     assert (status, out) == (1, "")
     assert err == (
-        f"game.yaml: critic_meals.Ana.courses.fish.value: expected a positive whole number up to 1000000, got {got}\n"
+        f"game.yaml:11:21: critic_meals.Ana.courses.fish.value: "
+        f"expected a positive whole number up to 1000000, got {got}\n"
     )
 
 
@@ -227,7 +228,8 @@ def test_a_json_record_echoes_values_as_written(tmp_path, capsys, value, got):
     status, out, err = score(tmp_path, capsys, "game.json", text)
     assert (status, out) == (1, "")
     assert err == (
-        f"game.json: critic_meals.Ana.courses.fish.value: expected a positive whole number up to 1000000, got {got}\n"
+        f"game.json:1:257: critic_meals.Ana.courses.fish.value: "
+        f"expected a positive whole number up to 1000000, got {got}\n"
     )
 
 

@@ -56,7 +56,7 @@ def test_invalid_record_through_validate(capsys):
     status, out, err = run(capsys, "validate", "tests/records/invalid/only-soup.yaml")
     assert status == 1
     assert err == (
-        "tests/records/invalid/only-soup.yaml: challenge_meals.round3.Ana.harbor-stew: "
+        "tests/records/invalid/only-soup.yaml:12:9: challenge_meals.round3.Ana.harbor-stew: "
         "CK302 no required ingredient, only soup\n"
     )
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TextIO
 
+    from .loading.yamlpos import Document
     from .model.ruleset import Ruleset
     from .stages.runner import Result
 
@@ -199,12 +200,16 @@ def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False
 
 
 class _Input:
-    """One record to score: its data, or the problems that kept it from being read."""
+    """One record to score: its data (and the document that places its values), or the problems
+    that kept it from being read."""
 
-    def __init__(self, source: str, data: Any = None, problems: Sequence[Problem] = ()) -> None:
+    def __init__(
+        self, source: str, data: Any = None, problems: Sequence[Problem] = (), document: Document | None = None
+    ) -> None:
         self.source = source
         self.data = data
         self.problems = problems
+        self.document = document
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -266,7 +271,7 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
         raise InputError(list(item.problems))
-    game = read_record(ruleset, item.data, item.source)
+    game = read_record(ruleset, item.data, item.source, item.document)
     try:
         return score_game(game, item.source)
     except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
@@ -287,14 +292,15 @@ def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
 
 
 def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
-    from .loading.files import load_data
+    from .loading.files import load_record
 
     for name in names:
         if name == "-":
             yield from _read_stdin()
             continue
         try:
-            yield _Input(name, load_data(name, name))
+            document = load_record(name, name)
+            yield _Input(name, document.data, document=document)
         except InputError as e:
             yield _Input(name, problems=e.problems)
 
@@ -305,7 +311,7 @@ def _read_stdin() -> Iterator[_Input]:
 
     stream = None if sys.stdin is None else getattr(sys.stdin, "buffer", None)
     for entry in read_stream(stream, "-"):
-        yield _Input(entry.source, entry.data, entry.problems)
+        yield _Input(entry.source, entry.data, entry.problems, entry.document)
 
 
 # cards
@@ -348,21 +354,32 @@ def cmd_validate(args: argparse.Namespace) -> int:
     whole: set[str] = set()  # packs already checked in full, by their real place
     below = {name: discovery.packs_below(name) for name in args.paths if os.path.isdir(name)}
     named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(args.paths)
+    records = _Records(args.pack, named)
     for name in args.paths:
         path = Path(name)
         if name in below:
             packs = [Path(p) for p in below[name].found]
             problems.extend(below[name].problems)
-            if not packs and not below[name].problems:
-                problems.append(Problem(name, 0, 0, "no pack.yaml in or below this folder", "CK104"))
             for pack in packs:
                 problems.extend(_check_pack_chain(_with_requirements(pack, packs), args.pack))
                 whole.add(os.path.realpath(pack))
                 checked += 1
+            found, games = records.below(name)
+            problems.extend(found)
+            checked += games
+            if not packs and not games and not found and not below[name].problems:
+                message = "no pack.yaml and no game record in or below this folder"
+                problems.append(Problem(name, 0, 0, message, "CK104"))
         elif not os.path.lexists(name):
             problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
         elif (home := discovery.pack_home(name)) is not None:
             if home in whole:
+                continue
+            # A game record kept in a pack folder; a link or a device there is the pack's to judge.
+            in_pack = records.check(name) if os.path.isfile(name) and not os.path.islink(name) else None
+            if in_pack is not None:
+                problems.extend(in_pack)
+                checked += 1
                 continue
             found = _check_pack_chain(_with_requirements(Path(home), _packs_near(home, named)), args.pack)
             if path.name == "pack.yaml" or args.whole_packs:
@@ -445,24 +462,86 @@ def _with_requirements(pack: Path, known: list[Path]) -> list[Path]:
 
 def _check_pack_chain(chain: list[Path], extra: Sequence[str]) -> list[Problem]:
     """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
+    try:
+        _chain_ruleset(chain, extra)
+    except InputError as e:
+        return e.problems
+    return []
+
+
+def _chain_ruleset(chain: list[Path], extra: Sequence[str]) -> Ruleset:
+    """The rules of ``extra`` and ``chain`` (InputError if they do not load); a copy of the base
+    pack in the chain stands in for the shipped one."""
     from pathlib import Path
 
+    from .loading.cached import load_ruleset
     from .loading.paths import base_pack
 
     base_id = _pack_id(Path(base_pack()))
     base = next((p for p in chain if _pack_id(p) == base_id), None)
     rest = [p for p in chain if p != base]
-    return _pack_problems([*extra, *rest], base=base)
+    return load_ruleset([*extra, *rest], base=base)
 
 
-def _pack_problems(packs: Sequence[str | Path], base: Path | None = None) -> list[Problem]:
-    from .loading.cached import load_ruleset
+class _Records:
+    """Game records for `validate`: each checked against the base pack and ``--pack``, and a
+    record kept in a pack folder against that pack (with the packs it requires) too."""
 
-    try:
-        load_ruleset(packs, base=base)
-    except InputError as e:
-        return e.problems
-    return []
+    def __init__(self, extra: Sequence[str], named: set[str]) -> None:
+        self.extra = extra
+        self.named = named  # the packs the command line names, by their real place
+        self.rules: dict[str | None, Ruleset | list[Problem]] = {}  # by the pack that holds the record
+
+    def below(self, folder: str) -> tuple[list[Problem], int]:
+        """The problems of the game records at or below ``folder``, and how many were checked.
+
+        Other files are left alone: card files are the packs' to check, and a folder may hold
+        any other YAML. A file that may be a record (it has a ``players`` key) and does not
+        parse is reported.
+        """
+        from .loading.discovery import data_files_below
+
+        walked = data_files_below(folder)
+        problems = list(walked.problems)
+        games = 0
+        for file in walked.found:
+            found = self.check(file)
+            if found is not None:
+                problems.extend(found)
+                games += 1
+        return problems, games
+
+    def check(self, file: str) -> list[Problem] | None:
+        """The problems of ``file`` if it is a game record (or may be one and is broken), else None."""
+        from .loading.discovery import pack_home
+        from .loading.files import record_document
+
+        try:
+            document = record_document(file, file)
+        except InputError as e:
+            return e.problems
+        if document is None:
+            return None
+        rules = self.ruleset(pack_home(file))
+        if isinstance(rules, list):
+            return rules
+        try:
+            read_record(rules, document.data, file, document)
+        except InputError as e:
+            return e.problems
+        return []
+
+    def ruleset(self, home: str | None) -> Ruleset | list[Problem]:
+        """The rules for a record in the pack ``home`` (None: in no pack), or why they do not load."""
+        from pathlib import Path
+
+        if home not in self.rules:
+            chain = _with_requirements(Path(home), _packs_near(home, self.named)) if home is not None else []
+            try:
+                self.rules[home] = _chain_ruleset(chain, self.extra)
+            except InputError as e:
+                self.rules[home] = e.problems
+        return self.rules[home]
 
 
 def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[Problem], bool]:
@@ -471,16 +550,17 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     A file that does not even parse is reported: whatever it was meant to be, it is broken.
     """
     from .loading.cached import load_ruleset
-    from .loading.files import load_data
+    from .loading.files import load_record
 
     try:
-        data = load_data(str(path), name)
+        document = load_record(str(path), name)
     except InputError as e:
         return e.problems, False
+    data = document.data
     if not (isinstance(data, dict) and "players" in data):
         return [], False
     try:
-        read_record(load_ruleset(packs), data, name)
+        read_record(load_ruleset(packs), data, name, document)
     except InputError as e:
         return e.problems, True
     return [], True

@@ -67,11 +67,13 @@ class Problem(Value):
         return Problem, self._key() + (self.excerpt,)
 
     def location(self) -> str:
-        if self.line:
-            return f"{self.path}:{self.line}:{self.column}"
-        if self.where:
-            return f"{self.path}: {self.where}"
-        return self.path
+        """``path:line:col``, ``path: record.path`` or both (``path:line:col: record.path``).
+
+        A record problem keeps its record path beside its line: the line is for editors
+        and CI annotations, the path says which value of a long record is meant.
+        """
+        place = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        return f"{place}: {self.where}" if self.where else place
 
     def format(self, *, with_code: bool = False) -> str:
         """The problem for people: one line, then the excerpt (if any) that shows the place."""
@@ -166,7 +168,7 @@ class EvaluationError(CritterError):
     """A card effect failed while scoring (for example a division by zero)."""
 
 
-MAX_COMPARED = 200  # known names one suggestion compares closely: every function name of the language, not thousands of ids
+MAX_COMPARED = 200  # names one suggestion compares closely: every name of the language, not thousands of ids
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -178,7 +180,13 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """
     import difflib  # only a problem needs it
 
-    guess = difflib.get_close_matches(name, close_candidates(name, tuple(dict.fromkeys(known))), n=1)
+    names = tuple(dict.fromkeys(known))
+    # A close match shares 60% of both lengths (2 * common / total >= 0.6), so it is never
+    # under 3/7 of the name's length: a name far longer than any known one (a megabyte
+    # of text) is not compared at all, which would take seconds.
+    if not any(7 * len(n) >= 3 * len(name) for n in names):
+        return ""
+    guess = difflib.get_close_matches(name, close_candidates(name, names), n=1)
     return f"; did you mean '{guess[0]}'?" if guess else ""
 
 

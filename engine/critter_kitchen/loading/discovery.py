@@ -1,7 +1,8 @@
 """Where packs and their files are on disk, and how much of a file may be read.
 
 Every folder walk of the engine is here: the card files of a pack, the packs below a
-folder, the pack that holds a file and the packs beside it. Walks are iterative and
+folder, the YAML and JSON files below a folder (where ``validate`` looks for game
+records), the pack that holds a file and the packs beside it. Walks are iterative and
 bounded (MAX_DEPTH levels, MAX_ENTRIES entries), skip hidden names, and inside a pack
 follow a symbolic link only where it stays inside the pack folder. Reading is bounded
 too: only regular files, never more than the limit plus one byte, and a named pipe
@@ -207,6 +208,29 @@ def packs_below(folder: str) -> Walked:
     return _sorted(walked)
 
 
+def data_files_below(folder: str) -> Walked:
+    """The YAML and JSON files at or below ``folder`` (in ``found``, sorted), hidden ones left out.
+
+    ``validate`` looks among them for game records, inside packs or not. Only regular
+    files are listed: no link is followed (to a folder or a file: a pack's own walk
+    decides about its links), and no pipe or device is listed, so none is ever opened.
+    """
+    walked = Walked()
+    todo = [(folder, 0)]
+    while todo:
+        current, depth = todo.pop()
+        for entry in _listing(current, walked):
+            if not _counted(entry, folder, walked):
+                return _sorted(walked)
+            if _is_folder(entry):
+                if not entry.is_symlink() and _within_depth(entry.path, depth, walked):
+                    todo.append((entry.path, depth + 1))
+            elif entry.name.endswith((*CARD_SUFFIXES, SCHEMA_SUFFIX)) and entry.name != PACK_FILE:
+                if _is_plain_file(entry):
+                    walked.found.append(entry.path)
+    return _sorted(walked)
+
+
 def pack_home(file: str) -> str | None:
     """The pack folder that holds ``file``: the nearest folder above it with a pack.yaml.
 
@@ -273,6 +297,14 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir()
     except OSError:  # a link loop, or a folder gone since it was listed
+        return False
+
+
+def _is_plain_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a regular file in its own right (not a link, pipe or device)."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:  # gone since it was listed
         return False
 
 

@@ -4,19 +4,68 @@ from __future__ import annotations
 
 from ..errors import InputError, Problem
 from ..values import WrittenFloat
-from .yamlpos import read_document, read_file
+from .yamlpos import Document, parse, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Sequence
     from typing import Any
+
+    from .yamlpos import Mark, Path
+
+
+def is_record(data: Any) -> bool:
+    """Whether parsed data is a game record: it has players, and no card kind.
+
+    A record may be kept in a pack folder (a pack's example games): there it is a record,
+    not a card file that lacks its fields.
+    """
+    return isinstance(data, dict) and "players" in data and "kind" not in data
+
+
+def may_be_record(text: str) -> bool:
+    """Whether YAML or JSON text may hold a game record: ``players:`` begins a line (a YAML
+    key) or ``"players":`` is in it (JSON). Cheap, so that card files need not be read twice."""
+    import re  # validate only
+
+    return re.search(r"""(?m)^['"]?players['"]?[ \t]*:|"players"\s*:""", text) is not None
 
 
 def load_data(path: str, shown: str) -> Any:
     """A record file's data: JSON files through the JSON reader, anything else as YAML."""
+    return load_record(path, shown).data
+
+
+def load_record(path: str, shown: str) -> Document:
+    """A record file as a :class:`Document`, which can tell where each of its values is."""
+    return _document(path, shown, read_file(path, shown))
+
+
+def record_document(path: str, shown: str) -> Document | None:
+    """The file as a :class:`Document` if it is a game record, else None (read once, and
+    parsed only if :func:`may_be_record`); InputError if it cannot be read or parsed."""
+    text = read_file(path, shown)
+    if not may_be_record(text):
+        return None
+    document = _document(path, shown, text)
+    return document if is_record(document.data) else None
+
+
+def _document(path: str, shown: str, text: str) -> Document:
     if path.endswith(".json"):
-        return parse_json(shown, read_file(path, shown))
-    return read_document(path, shown).data
+        return JsonDocument(shown, text, parse_json(shown, text))
+    return parse(shown, text)
+
+
+class JsonDocument(Document):
+    """A JSON file read by the JSON reader: the places of its values are found only when asked."""
+
+    def places(self, wanted: Sequence[tuple[Path, bool]]) -> list[Mark]:
+        from .jsonpos import json_marks  # only a JSON record with a problem needs it
+
+        self.marks, self.key_marks = json_marks(self.text, [path for path, _ in wanted])
+        return super().places(wanted)
 
 
 def parse_json(source: str, text: str) -> Any:

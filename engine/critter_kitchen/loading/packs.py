@@ -22,6 +22,7 @@ from . import packschema, schema
 from .cached import PackSource, read_packs
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
+from .files import is_record
 from .paths import base_pack
 from .records import ENGINE_PARAMETERS
 from .yamlpos import Document, parse, read_text, unreadable
@@ -167,7 +168,7 @@ class _Loader:
                     docs.append((pack, document(source, file, display_path(FsPath(file)))))
                 except InputError as e:
                     self.add(e.problems)
-        kinds = [(pack, doc) for pack, doc in docs if self.is_mapping(doc)]
+        kinds = [(pack, doc) for pack, doc in docs if self.is_mapping(doc) and not is_record(doc.data)]
         rules = [(p, d) for p, d in kinds if d.data.get("kind") == RULES_KIND]
         for pack, doc in rules:
             self.read_rules(pack, doc)

@@ -1,7 +1,8 @@
 """Game records (already parsed YAML or JSON) to a :class:`Game`, checking every rule.
 
 Every problem is reported with the record path of the offending value, e.g.
-``challenge_meals.round3.Ana.harbor-stew``; all problems are collected before raising.
+``challenge_meals.round3.Ana.harbor-stew``, and with its line and column when the record
+came from a file; all problems are collected before raising.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card, Ruleset
+    from .yamlpos import Document, Path
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
@@ -39,6 +41,16 @@ class _Where:
 
     def __truediv__(self, part: str | int) -> _Where:
         return _Where(part, self)
+
+    def path(self) -> Path:
+        """The path as a document keys it: the key in each mapping, the index in each list."""
+        parts: list[str | int] = []
+        node: _Where | None = self
+        while node is not None:
+            if node.part != "":  # the whole record's part
+                parts.append(node.part)
+            node = node.parent
+        return tuple(reversed(parts))
 
     def __str__(self) -> str:
         parts: list[str | int] = []
@@ -228,10 +240,22 @@ def _served(
 
 
 class RecordReader:
-    def __init__(self, ruleset: Ruleset, source: str) -> None:
+    def __init__(self, ruleset: Ruleset, source: str, document: Document | None = None) -> None:
         self.rs = ruleset
         self.source = source
         self.problems: list[Problem] = []
+        # The file the record came from, which knows the line of every value, and the
+        # place of each problem in it (a record path, and whether the key is meant).
+        self.document = document
+        self.places: list[tuple[Path, bool]] = []
+        # What was refused before the meals: a meal that names it is skipped rather than
+        # reported again (a refused player name, or a challenge not read, by round).
+        self.refused_names: set[str] = set()
+        self.unread_challenges: dict[str, set[str]] = {}
+        self.unread_rounds: set[str] = set()  # rounds whose last challenge (the held one) was not read
+        # While a card in play could not be read, any rule parameter may be other than it
+        # seems: the meals are then checked only for what no parameter decides.
+        self.shape_only = False
         # Where a record names each kind of card: a field of its ``cards`` (cards on the
         # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
         self.table_fields: dict[str, str] = {}
@@ -246,28 +270,41 @@ class RecordReader:
         self.types = frozenset(ruleset.ingredient_types)
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
 
-    def fail(self, where: _Where, message: str, code: str = "CK301") -> None:
+    def fail(
+        self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
+    ) -> None:
+        """Record a problem; ``shape``: one that no rule parameter decides (a type, a name, a range)."""
+        if self.shape_only and not shape:
+            return
         self.problems.append(Problem(self.source, 0, 0, message, code, where=str(where)))
+        self.places.append((where.path(), at_key))
+
+    def located(self) -> list[Problem]:
+        """The problems, each given its line and column when the record came from a document."""
+        if self.document is not None and self.problems:
+            for problem, mark in zip(self.problems, self.document.places(self.places), strict=True):
+                problem.line, problem.column = mark.line, mark.column
+        return self.problems
 
     # small typed readers
 
     def mapping(self, value: Any, where: _Where) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
-        self.fail(where, f"expected a mapping, got {shown(value)}")
+        self.fail(where, f"expected a mapping, got {shown(value)}", shape=True)
         return None
 
     def listing(self, value: Any, where: _Where) -> list[Any] | None:
         if isinstance(value, list):
             return value
-        self.fail(where, f"expected a list, got {shown(value)}")
+        self.fail(where, f"expected a list, got {shown(value)}", shape=True)
         return None
 
     def count(self, value: Any, where: _Where, *, positive: bool = False) -> int | None:
         low = 1 if positive else 0
         if not _is_int(value) or not low <= value <= MAX_VALUE:
             what = "a positive whole number" if positive else "a whole number, 0 or more"
-            self.fail(where, f"expected {what} up to {MAX_VALUE}, got {shown(value)}")
+            self.fail(where, f"expected {what} up to {MAX_VALUE}, got {shown(value)}", shape=True)
             return None
         return value  # type: ignore[no-any-return]
 
@@ -275,7 +312,7 @@ class RecordReader:
         allowed = list(allowed)
         for key in data:
             if key not in allowed:
-                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}", at_key=True, shape=True)
 
     def card(self, value: Any, kind: str, where: _Where) -> Card | None:
         if not isinstance(value, str):
@@ -311,15 +348,34 @@ class RecordReader:
         self.player_cards(game, top.get("players", []))
         for card in game.table_cards:
             params.update(card.parameters)
-        if self.problems:  # meals are judged by cards and parameters: those must be sound first
+        if self.problems and not self.can_read_meals(top, game):  # they need the players and challenges
             raise InputError(self.problems)
+        self.shape_only = self.is_a_card_unread()
         self.player_params = {player: self.params_for(game, player) for player in game.players}
-        self.check_kept(game, top.get("players", []))
+        if not self.shape_only:
+            self.check_kept(game, top.get("players", []))
         self.challenge_meals(game, top.get("challenge_meals", {}))
         self.critic_meals(game, top.get("critic_meals", {}))
         if self.problems:
             raise InputError(self.problems)
         return game
+
+    def can_read_meals(self, top: dict[str, Any], game: Game) -> bool:
+        """Whether the meals can be read despite the problems so far: the players are a list,
+        and the challenges of every round are known (but perhaps some of their cards)."""
+        rounds = self.rs.parameters["challenge_rounds"].value
+        return isinstance(top.get("players"), list) and game.challenges.keys() == set(rounds)
+
+    def is_a_card_unread(self) -> bool:
+        """Whether a problem so far is about a card in play other than a challenge (or a key
+        that may have meant one): such a card may change any rule parameter."""
+        plain = {*PLAYER_KEYS, "automated"} - self.owned_fields.keys()
+        for path, _ in self.places:
+            if path[:1] == ("cards",) and path[1:2] != (CHALLENGES,) and len(path) > 1:
+                return True
+            if path[:1] == ("players",) and len(path) > 2 and path[2] not in plain:
+                return True
+        return False
 
     def players(self, value: Any) -> list[Player]:
         plain = self.plain_players(value)
@@ -350,6 +406,8 @@ class RecordReader:
             )
             name = self.player_name(entry.get("name"), where / i / "name")
             if name is None:
+                if isinstance(entry.get("name"), str):
+                    self.refused_names.add(entry["name"])
                 continue
             if name in seen:
                 self.fail(where / i / "name", f"two players are named '{name}'")
@@ -576,15 +634,24 @@ class RecordReader:
             cards = []
             for i, v in enumerate(items):
                 card = self.card(v, kind, where / rnd / i)
-                if card is None:
-                    continue
-                if card.id in seen:
+                if card is not None and card.id in seen:
                     self.fail(where / rnd / i, f"challenge '{card.id}' is already revealed in {seen[card.id]}")
+                    card = None
+                if card is None:
+                    self.unread_challenge(rnd, v, is_last=i == len(items) - 1)
                     continue
                 seen[card.id] = rnd
                 cards.append(card)
             out[rnd] = tuple(cards)
         return out
+
+    def unread_challenge(self, rnd: str, value: Any, *, is_last: bool) -> None:
+        """Note a challenge of ``rnd`` that was not read: its meals are not checked; nor are the
+        round's, if it is the last (which of them the Hold token is on is then unknown)."""
+        if isinstance(value, str):
+            self.unread_challenges.setdefault(rnd, set()).add(value)
+        if is_last:
+            self.unread_rounds.add(rnd)
 
     def plain_challenges(self, value: Any, kind: str) -> dict[str, tuple[Card, ...]] | None:
         """The challenge cards by round, when each round plainly reveals its number of new cards."""
@@ -642,13 +709,16 @@ class RecordReader:
 
     def scored_player(self, game: Game, name: str, where: _Where) -> Player | None:
         """The player a meal belongs to; automated rivals serve no recorded meals."""
+        if name in self.refused_names:
+            return None  # its entry is reported already
         for player in game.players:
             if player.name == name:
                 return player
         if any(rival.name == name for rival in game.rivals):
-            self.fail(where, f"{name} is an automated player: its meals are not recorded")
+            self.fail(where, f"{name} is an automated player: its meals are not recorded", at_key=True, shape=True)
         else:
-            self.fail(where, f"unknown player '{name}'{did_you_mean(name, [p.name for p in game.players])}")
+            known = [p.name for p in game.players]
+            self.fail(where, f"unknown player '{name}'{did_you_mean(name, known)}", at_key=True, shape=True)
         return None
 
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
@@ -666,6 +736,8 @@ class RecordReader:
         data = self.mapping(value, where) or {}
         self.keys(data, game.challenges, where)
         for rnd, cards in game.challenges.items():
+            if rnd in self.unread_rounds:
+                continue
             meals = self.plain_round(game, rnd, cards, data.get(rnd, {}))
             if meals is None:
                 meals = self.round_meals(game, rnd, cards, data.get(rnd, {}), where / rnd)
@@ -684,8 +756,12 @@ class RecordReader:
             served = self.mapping(served, at) or {}
             for cid, meal in served.items():
                 i = position.get(cid)
+                if i is None and cid in self.unread_challenges.get(rnd, ()):
+                    continue  # its card is reported already
                 if i is None:
-                    self.fail(at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}")
+                    self.fail(
+                        at / cid, f"'{cid}' is not a challenge of {rnd}; those are: {', '.join(ids)}", at_key=True
+                    )
                     continue
                 built = self.meal(player, rnd, cards[i], i == len(ids) - 1, meal, at / cid)
                 if built is not None:
@@ -765,7 +841,7 @@ class RecordReader:
     def ingredient_type(self, value: Any, where: _Where) -> str | None:
         if not isinstance(value, str) or value not in self.rs.ingredient_types:
             hint = did_you_mean(value, self.rs.ingredient_types) if isinstance(value, str) else ""
-            self.fail(where, f"unknown ingredient type {shown(value)}{hint}")
+            self.fail(where, f"unknown ingredient type {shown(value)}{hint}", shape=True)
             return None
         return value
 
@@ -776,7 +852,7 @@ class RecordReader:
             if key == skip:
                 continue
             if key not in values:
-                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}")
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}", at_key=True)
             elif (got := self.count(n, where / key)) is not None:
                 out[key] = got
         return out
@@ -920,6 +996,13 @@ class RecordReader:
         return Course(kind, val, spices, None, min(val * params["course_spice_factor"] ** len(spices), MAX_QUALITY))
 
 
-def read_record(ruleset: Ruleset, data: Any, source: str) -> Game:
-    """Check a parsed game record against the ruleset and build its :class:`Game`."""
-    return RecordReader(ruleset, source).read(data)
+def read_record(ruleset: Ruleset, data: Any, source: str, document: Document | None = None) -> Game:
+    """Check a parsed game record against the ruleset and build its :class:`Game`.
+
+    ``document``, the file the data was read from, gives each problem its line and column.
+    """
+    reader = RecordReader(ruleset, source, document)
+    try:
+        return reader.read(data)
+    except InputError:
+        raise InputError(reader.located()) from None

@@ -26,19 +26,28 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any, BinaryIO
 
+    from .yamlpos import Document
+
 _READ = MAX_BYTES + 2  # a line of the size limit and its ending ("\r\n") fit in one read
 _SKIP = 1 << 16  # the rest of a line past the limit is read and dropped in pieces this size
 
 
 class Entry:
-    """One record from the stream: its data, or the problems that kept it from being read."""
+    """One record from the stream: its data, or the problems that kept it from being read.
 
-    __slots__ = ("source", "data", "problems")
+    A whole-stream document keeps its :class:`Document`, so that the problems of its record
+    name lines; a JSON Lines record is one line, named by its number, and has none.
+    """
 
-    def __init__(self, source: str, data: Any = None, problems: list[Problem] | None = None) -> None:
+    __slots__ = ("source", "data", "problems", "document")
+
+    def __init__(
+        self, source: str, data: Any = None, problems: list[Problem] | None = None, document: Document | None = None
+    ) -> None:
         self.source = source
         self.data = data
         self.problems = problems or []
+        self.document = document
 
 
 def read_stream(stream: BinaryIO | None, name: str = "-") -> Iterator[Entry]:
@@ -185,7 +194,8 @@ def _document(stream: BinaryIO, name: str, head: bytes) -> Entry:
 
 def _parsed(name: str, raw: bytes) -> Entry:
     try:
-        return Entry(name, parse(name, read_text(name, raw)).data)
+        document = parse(name, read_text(name, raw))
+        return Entry(name, document.data, document=document)
     except InputError as e:
         return Entry(name, problems=e.problems)
 

@@ -24,6 +24,7 @@ from .discovery import MAX_FILE_BYTES, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 try:  # libyaml is much faster where it is available
@@ -123,6 +124,10 @@ class Document:
     def key_mark(self, path: Path) -> Mark:
         """The place of the key that holds ``path`` (the value's place if not a key)."""
         return self.key_marks.get(path) or self.mark(path)
+
+    def places(self, wanted: Sequence[tuple[Path, bool]]) -> list[Mark]:
+        """The place of each wanted value, or of the key that holds it when its flag is set."""
+        return [self.key_mark(path) if at_key else self.mark(path) for path, at_key in wanted]
 
     def problem(self, path: Path, message: str, code: str, *, at_key: bool = False) -> Problem:
         m = self.key_mark(path) if at_key else self.mark(path)
