@@ -39,5 +39,5 @@ def score_record(
 
 def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str = "<record>") -> list[str]:
     """The pack folders to load, on top of the base pack, to score ``record`` with ``packs`` added."""
-    named = record_pack_folders(record_packs(record, source), source)
-    return load_order(named, pack_folders([os.fspath(p) for p in packs]))
+    cli = pack_folders([os.fspath(p) for p in packs])
+    return load_order(record_pack_folders(record_packs(record, source), source, cli), cli)

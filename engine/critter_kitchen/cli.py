@@ -239,7 +239,7 @@ class _Rulesets:
             from .loading.cached import load_ruleset
             from .loading.discovery import load_order, record_pack_folders
 
-            named = record_pack_folders(ids, source) if ids else []
+            named = record_pack_folders(ids, source, self.cli_folders) if ids else []
             self.loaded[ids] = load_ruleset(load_order(named, self.cli_folders))
         return self.loaded[ids]
 
@@ -525,7 +525,7 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     if not (isinstance(data, dict) and "players" in data):
         return [], False
     try:
-        named = record_pack_folders(record_packs(data, name), name)
+        named = record_pack_folders(record_packs(data, name), name, packs)
         read_record(load_ruleset(load_order(named, packs)), data, name)
     except InputError as e:
         return e.problems, True

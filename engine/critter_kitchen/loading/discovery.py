@@ -415,13 +415,18 @@ def pack_folders(specs: Sequence[str]) -> list[str]:
     return folders
 
 
-def record_pack_folders(ids: Sequence[str], source: str) -> list[str]:
+def record_pack_folders(ids: Sequence[str], source: str, cli_folders: Sequence[str] = ()) -> list[str]:
     """The folders of the packs a record names by id; InputError, one line per id not installed.
 
-    A record is untrusted input: its packs are ids only, never looked for as folders.
+    A record is untrusted input: its packs are ids only, never looked for as folders. A
+    pack that ``--pack`` loads (``cli_folders``) serves the record under its own id, so
+    a pack being written can be tried before it is installed.
     """
+    given = _folder_ids(cli_folders) if ids and cli_folders else set()
     folders, problems = [], []
     for i, pack_id in enumerate(ids):
+        if pack_id in given:
+            continue
         found = installed_pack(pack_id) if is_pack_id(pack_id) else None
         if found is None:
             message = f"this record needs pack '{pack_id}', which is not installed; {known_ids_text()}"
@@ -431,6 +436,21 @@ def record_pack_folders(ids: Sequence[str], source: str) -> list[str]:
     if problems:
         raise InputError(problems)
     return folders
+
+
+def _folder_ids(folders: Sequence[str]) -> set[str]:
+    """The ids the pack.yaml files of ``folders`` declare (an unreadable one adds none; the load reports it)."""
+    import yaml
+
+    ids = set()
+    for folder in folders:
+        try:
+            data = yaml.safe_load(read_regular(os.path.join(folder, PACK_FILE), MAX_FILE_BYTES))
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            ids.add(data["id"])
+    return ids
 
 
 def load_order(record_folders: Sequence[str], cli_folders: Sequence[str]) -> list[str]:
