@@ -265,6 +265,31 @@ def test_a_registered_pack_loads_by_id(site, capsys):
     assert "fan_one" not in sys.modules
 
 
+def test_a_pack_named_by_id_brings_the_installed_packs_it_requires(site, tmp_path, capsys):
+    folder = fake_pack(site, "fan_tofu", "fan-tofu")
+    (folder / "pack.yaml").write_text("id: fan-tofu\nname: Fan Tofu\nrequires: [a-la-carte]\n", "utf-8")
+    (folder / "bowl.yaml").write_text("id: tofu-bowl\nkind: challenge\nname: Tofu Bowl\nrequires: [tofu, carrot]\n")
+    fake_distribution(site, "fan-tofu", {"fan-tofu": "fan_tofu"})
+    alc = os.path.join(shipped_cards(), "a-la-carte")
+    assert discovery.pack_folders(["fan-tofu"]) == [alc, str(folder)]
+    assert discovery.pack_folders(["fan-tofu", "a-la-carte"]) == [alc, str(folder)]
+    assert discovery.record_pack_folders(["fan-tofu"], "game.yaml") == [alc, str(folder)]
+    assert main(["cards", "tofu-bowl", "--pack", "fan-tofu"]) == 0
+    assert "Tofu Bowl" in capsys.readouterr().out
+    game = write_record(tmp_path, alc_record(packs=["fan-tofu"]))
+    status, out, err = score_json(capsys, str(game), "--format", "json")
+    assert (status, err) == (0, "")
+    assert json.loads(out) == ALC_EXPECTED
+
+
+def test_packs_that_require_each_other_are_each_added_once(site):
+    one, two = fake_pack(site, "fan_one", "fan-one"), fake_pack(site, "fan_two", "fan-two")
+    (one / "pack.yaml").write_text("id: fan-one\nname: One\nrequires: [fan-two, nowhere]\n", "utf-8")
+    (two / "pack.yaml").write_text("id: fan-two\nname: Two\nrequires: [fan-one]\n", "utf-8")
+    fake_distribution(site, "fans", {"fan-one": "fan_one", "fan-two": "fan_two"})
+    assert discovery.pack_folders(["fan-one"]) == [str(two), str(one)]  # the load reports the cycle
+
+
 def test_the_packs_command_lists_shipped_and_registered_packs(site, capsys):
     folder = fake_pack(site, "fan_one", "fan-one", '"Fan \\e[31mOne"')  # YAML for ESC
     fake_distribution(site, "fan-one", {"fan-one": "fan_one"})

@@ -23,6 +23,7 @@ from ..errors import InputError, Problem
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
 PACK_FILE = "pack.yaml"
 CARD_SUFFIXES = (".yaml", ".yml")
@@ -396,34 +397,35 @@ def pack_folders(specs: Sequence[str]) -> list[str]:
     """The folders that ``--pack`` values name: a folder, or the id of an installed pack.
 
     A value that is an existing folder, or has the form of no id (a path), is a folder
-    (the load reports a missing one); anything else is an id. InputError names every
-    value that is neither.
+    (the load reports a missing one); anything else is an id, and the installed packs
+    it requires come before it. InputError names every value that is neither.
     """
-    folders, problems = [], []
+    order, problems = _Order(), []
     for spec in specs:
         if os.path.isdir(spec) or not is_pack_id(spec):
-            folders.append(spec)
+            order.add(spec)
             continue
         found = installed_pack(spec)
         if found is None:
             message = f"neither a pack folder nor the id of an installed pack; {known_ids_text()}"
             problems.append(Problem(spec, 0, 0, message, "CK104"))
         else:
-            folders.append(found.folder)
+            order.add_with_requirements(found.folder)
     if problems:
         raise InputError(problems)
-    return folders
+    return order.folders
 
 
 def record_pack_folders(ids: Sequence[str], source: str, cli_folders: Sequence[str] = ()) -> list[str]:
-    """The folders of the packs a record names by id; InputError, one line per id not installed.
+    """The folders of the packs a record names by id, each after the installed packs it
+    requires; InputError, one line per id not installed.
 
     A record is untrusted input: its packs are ids only, never looked for as folders. A
     pack that ``--pack`` loads (``cli_folders``) serves the record under its own id, so
     a pack being written can be tried before it is installed.
     """
-    given = _folder_ids(cli_folders) if ids and cli_folders else set()
-    folders, problems = [], []
+    given = {data["id"] for data in map(_pack_yaml, cli_folders) if isinstance(data.get("id"), str)} if ids else set()
+    order, problems = _Order(), []
     for i, pack_id in enumerate(ids):
         if pack_id in given:
             continue
@@ -432,44 +434,64 @@ def record_pack_folders(ids: Sequence[str], source: str, cli_folders: Sequence[s
             message = f"this record needs pack '{pack_id}', which is not installed; {known_ids_text()}"
             problems.append(Problem(source, 0, 0, message, "CK301", where=f"packs[{i}]"))
         else:
-            folders.append(found.folder)
+            order.add_with_requirements(found.folder, given)
     if problems:
         raise InputError(problems)
-    return folders
+    return order.folders
 
 
-def _folder_ids(folders: Sequence[str]) -> set[str]:
-    """The ids the pack.yaml files of ``folders`` declare (an unreadable one adds none; the load reports it)."""
+class _Order:
+    """Pack folders in load order; a pack added as another's requirement is not added again."""
+
+    def __init__(self) -> None:
+        from .paths import base_pack
+
+        self.folders: list[str] = []
+        self.required = {os.path.realpath(base_pack())}  # loaded anyway, or added as a requirement
+
+    def add(self, folder: str) -> None:
+        if os.path.realpath(folder) not in self.required:  # else a folder given twice: the load reports it
+            self.folders.append(folder)
+
+    def add_with_requirements(self, folder: str, given: set[str] | frozenset[str] = frozenset()) -> None:
+        """Add ``folder`` after the installed packs it requires, their requirements first (a cycle ends anyway)."""
+        todo, visiting = [(folder, False)], {os.path.realpath(folder)}
+        while todo:
+            current, expanded = todo.pop()
+            if expanded:
+                self.add(current)
+                if current != folder:
+                    self.required.add(os.path.realpath(current))
+                continue
+            todo.append((current, True))
+            requires = _pack_yaml(current).get("requires")
+            for req in reversed(requires) if isinstance(requires, list) else ():
+                found = installed_pack(req) if isinstance(req, str) and is_pack_id(req) and req not in given else None
+                real = os.path.realpath(found.folder) if found is not None else ""
+                if found is not None and real not in visiting and real not in self.required:
+                    visiting.add(real)
+                    todo.append((found.folder, False))
+
+
+def _pack_yaml(folder: str) -> dict[str, Any]:
+    """A pack folder's pack.yaml, or {} when it cannot be read (the load reports why)."""
     import yaml
 
-    ids = set()
-    for folder in folders:
-        try:
-            data = yaml.safe_load(read_regular(os.path.join(folder, PACK_FILE), MAX_FILE_BYTES))
-        except (OSError, yaml.YAMLError):
-            continue
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            ids.add(data["id"])
-    return ids
+    try:
+        data = yaml.safe_load(read_regular(os.path.join(folder, PACK_FILE), MAX_FILE_BYTES))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def load_order(record_folders: Sequence[str], cli_folders: Sequence[str]) -> list[str]:
     """The packs to load on top of the base pack: a record's own packs, then those of ``--pack``.
 
-    A pack the record names that is the base pack, or that ``--pack`` names too, is loaded
-    once (a folder given twice with ``--pack`` is still reported).
+    A pack of ``--pack`` that the record's list already has is loaded once, in the
+    record's place (a folder given twice with ``--pack`` is still reported).
     """
-    from .paths import base_pack
-
-    seen = {os.path.realpath(base_pack())}
-    cli = {os.path.realpath(f) for f in cli_folders}
-    order = []
-    for folder in record_folders:
-        real = os.path.realpath(folder)
-        if real not in seen and real not in cli:
-            seen.add(real)
-            order.append(folder)
-    return [*order, *cli_folders]
+    named = {os.path.realpath(f) for f in record_folders}
+    return [*record_folders, *(f for f in cli_folders if os.path.realpath(f) not in named)]
 
 
 # the packs listing
