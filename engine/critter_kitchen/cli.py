@@ -86,19 +86,20 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the card packs that can be loaded by id (shipped with the engine, or installed by "
         "other Python distributions), with their name, version and where they come from.",
     )
-    _pack_option(packs)
+    _pack_option(packs, "list this pack folder too (repeatable)")
     packs.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     packs.set_defaults(run=cmd_packs)
     return parser
 
 
-def _pack_option(parser: argparse.ArgumentParser) -> None:
+def _pack_option(parser: argparse.ArgumentParser, help_text: str = "") -> None:
     parser.add_argument(
         "--pack",
         action="append",
         default=[],
         metavar="DIR|ID",
-        help="load this card pack (a folder, or the id of an installed pack) on top of the base pack "
+        help=help_text
+        or "load this card pack (a folder, or the id of an installed pack) on top of the base pack "
         "(repeatable, in order)",
     )
 
