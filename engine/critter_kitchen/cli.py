@@ -80,16 +80,28 @@ def build_parser() -> argparse.ArgumentParser:
     _pack_option(cards)
     cards.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     cards.set_defaults(run=cmd_cards)
+
+    packs = sub.add_parser(
+        "packs",
+        help="list the packs that can be loaded by id",
+        description="List the card packs that can be loaded by id (shipped with the engine, or installed by "
+        "other Python distributions), with their name, version and where they come from.",
+    )
+    _pack_option(packs, "list this pack folder too (repeatable)")
+    packs.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    packs.set_defaults(run=cmd_packs)
     return parser
 
 
-def _pack_option(parser: argparse.ArgumentParser) -> None:
+def _pack_option(parser: argparse.ArgumentParser, help_text: str = "") -> None:
     parser.add_argument(
         "--pack",
         action="append",
         default=[],
-        metavar="DIR",
-        help="load this card pack on top of the base pack (repeatable, in order)",
+        metavar="DIR|ID",
+        help=help_text
+        or "load this card pack (a folder, or the id of an installed pack) on top of the base pack "
+        "(repeatable, in order)",
     )
 
 
@@ -212,34 +224,65 @@ class _Input:
         self.document = document
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    from .loading.cached import load_ruleset
+class _Rulesets:
+    """The rulesets of a run, one per distinct list of packs that records name, each loaded once.
 
-    ruleset = load_ruleset(args.pack)
+    The ``--pack`` values are resolved at once, so a wrong one fails the whole command; a
+    record's own packs are that record's business (its error alone in a batch).
+    """
+
+    def __init__(self, packs: Sequence[str]) -> None:
+        from .loading.discovery import pack_folders
+
+        self.cli_folders = pack_folders(packs)
+        self.loaded: dict[tuple[str, ...], Ruleset] = {}
+
+    def default(self) -> Ruleset:
+        return self.named(())
+
+    def named(self, ids: tuple[str, ...], source: str = "") -> Ruleset:
+        if ids not in self.loaded:
+            from .loading.cached import load_ruleset
+            from .loading.discovery import load_order, record_pack_folders
+
+            named = record_pack_folders(ids, source, self.cli_folders) if ids else []
+            self.loaded[ids] = load_ruleset(load_order(named, self.cli_folders))
+        return self.loaded[ids]
+
+    def for_record(self, data: Any, source: str) -> Ruleset:
+        """The ruleset to read a record with: the base pack, the packs it names, then ``--pack``."""
+        from .loading.records import record_packs
+
+        return self.named(record_packs(data, source), source)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rulesets = _Rulesets(args.pack)
     inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
     first = next(inputs)
     second = next(inputs, None)
     if second is None and not first.source.startswith("-:"):
-        return _score_one(ruleset, first, args)
+        return _score_one(rulesets, first, args)
     import gc
     import itertools
 
+    rulesets.default()  # a pack of --pack that does not load fails the command, not each record
     gc.freeze()  # the ruleset lives as long as the process: the collector need not walk it for every game
     status = EXIT_OK
     for item in itertools.chain((first,), (second,) if second is not None else (), inputs):
-        if not _score_in_batch(ruleset, item, args):
+        if not _score_in_batch(rulesets, item, args):
             status = EXIT_INVALID
     return status
 
 
-def _score_in_batch(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> bool:
+def _score_in_batch(rulesets: _Rulesets, item: _Input, args: argparse.Namespace) -> bool:
     """Print one record's result, or its problems, in one write; whether it was scored.
 
     A record that fails (a problem in it, or a card effect that fails on it) is that
     record's error alone: the records after it are still scored.
     """
     try:
-        result = _score(ruleset, item)
+        result = _score(rulesets, item)
     except InputError as e:
         messages = [p.format() for p in e.problems]
     else:
@@ -267,10 +310,11 @@ def _json_out(data: Any, indent: int | None = None) -> str:
     return json_text(data, indent=indent, ascii_only=not _is_unicode_output())
 
 
-def _score(ruleset: Ruleset, item: _Input) -> Result:
+def _score(rulesets: _Rulesets, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     if item.problems:
         raise InputError(list(item.problems))
+    ruleset = rulesets.for_record(item.data, item.source)
     game = read_record(ruleset, item.data, item.source, item.document)
     try:
         return score_game(game, item.source)
@@ -278,8 +322,8 @@ def _score(ruleset: Ruleset, item: _Input) -> Result:
         raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
 
-def _score_one(ruleset: Ruleset, item: _Input, args: argparse.Namespace) -> int:
-    result = _score(ruleset, item)
+def _score_one(rulesets: _Rulesets, item: _Input, args: argparse.Namespace) -> int:
+    result = _score(rulesets, item)
     if args.format == "json":
         from .report.json import result_json
 
@@ -320,9 +364,10 @@ def _read_stdin() -> Iterator[_Input]:
 def cmd_cards(args: argparse.Namespace) -> int:
     from .errors import did_you_mean
     from .loading.cached import load_ruleset
+    from .loading.discovery import pack_folders
     from .report.cards import card_json, card_text, listing_text
 
-    ruleset = load_ruleset(args.pack)
+    ruleset = load_ruleset(pack_folders(args.pack))
     if args.card is None:
         if args.format == "json":
             print(_json_out([card_json(c, ruleset) for c in ruleset.cards.values()], indent=2))
@@ -349,6 +394,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     from .loading import discovery
 
+    args.pack = discovery.pack_folders(args.pack)
     problems: list[Problem] = []
     checked = 0
     whole: set[str] = set()  # packs already checked in full, by their real place
@@ -550,7 +596,9 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     A file that does not even parse is reported: whatever it was meant to be, it is broken.
     """
     from .loading.cached import load_ruleset
+    from .loading.discovery import load_order, record_pack_folders
     from .loading.files import load_record
+    from .loading.records import record_packs
 
     try:
         document = load_record(str(path), name)
@@ -560,7 +608,25 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     if not (isinstance(data, dict) and "players" in data):
         return [], False
     try:
-        read_record(load_ruleset(packs), data, name, document)
+        named = record_pack_folders(record_packs(data, name), name, packs)
+        read_record(load_ruleset(load_order(named, packs)), data, name, document)
     except InputError as e:
         return e.problems, True
     return [], True
+
+
+# packs
+
+
+def cmd_packs(args: argparse.Namespace) -> int:
+    from .loading.discovery import installed_listing
+    from .report.packs import packs_json, packs_text
+
+    listing = installed_listing(args.pack)
+    if args.format == "json":
+        print(_json_out(packs_json(listing.packs), indent=2))
+    else:
+        print(packs_text(listing.packs))
+    for message in listing.problems:
+        _tell(printable(message))
+    return EXIT_INVALID if listing.problems else EXIT_OK

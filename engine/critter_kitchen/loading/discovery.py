@@ -2,7 +2,9 @@
 
 Every folder walk of the engine is here: the card files of a pack, the packs below a
 folder, the YAML and JSON files below a folder (where ``validate`` looks for game
-records), the pack that holds a file and the packs beside it. Walks are iterative and
+records), the pack that holds a file and the packs beside it; and so is finding packs by
+id (shipped with the engine, or registered by other distributions) and the order a
+record's packs and ``--pack`` load in. Walks are iterative and
 bounded (MAX_DEPTH levels, MAX_ENTRIES entries), skip hidden names, and inside a pack
 follow a symbolic link only where it stays inside the pack folder. Reading is bounded
 too: only regular files, never more than the limit plus one byte, and a named pipe
@@ -17,7 +19,12 @@ import errno
 import os
 import stat
 
-from ..errors import Problem
+from ..errors import InputError, Problem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 PACK_FILE = "pack.yaml"
 CARD_SUFFIXES = (".yaml", ".yml")
@@ -311,3 +318,277 @@ def _is_plain_file(entry: os.DirEntry[str]) -> bool:
 def _sorted(walked: Walked) -> Walked:
     walked.found.sort()
     return walked
+
+
+# packs by name
+
+# Third-party distributions register packs under this entry-point group: the entry's name
+# is the pack id, its value the import name of a package whose folder holds pack.yaml.
+ENTRY_POINT_GROUP = "critter_kitchen.packs"
+MAX_IDS_SHOWN = 10  # an unknown id lists the installed ones when there are no more than this
+_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ID_REST = _ID_FIRST | frozenset("_.-")
+
+
+def is_pack_id(text: str) -> bool:
+    """Whether ``text`` has the form of a pack id (pack.yaml's ``id``): never a path."""
+    return bool(text) and text[0] in _ID_FIRST and all(ch in _ID_REST for ch in text)
+
+
+class InstalledPack:
+    """A pack that can be loaded by its id: shipped with the engine, or registered by a distribution."""
+
+    __slots__ = ("id", "folder", "origin", "version")
+
+    def __init__(self, pack_id: str, folder: str, origin: str = "", version: str | None = None) -> None:
+        self.id = pack_id
+        self.folder = folder
+        self.origin = origin  # the registering distribution's name; "" for a shipped pack
+        self.version = version  # the registering distribution's version
+
+
+def shipped_packs() -> dict[str, InstalledPack]:
+    """The packs that ship with the engine, by id: each one's folder is named after its id."""
+    from .paths import shipped_cards
+
+    folders = packs_below(shipped_cards()).found
+    return {os.path.basename(f): InstalledPack(os.path.basename(f), f) for f in folders}
+
+
+def registered_packs() -> tuple[dict[str, InstalledPack], list[str]]:
+    """The packs other distributions register, by id, and why any entry could not be used.
+
+    Looking at entry points costs an import and a scan of every installed distribution,
+    so this runs only when an id is not a shipped one (or for the ``packs`` listing). A
+    pack's folder is found without running any code of its distribution.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, InstalledPack] = {}
+    problems: list[str] = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(entry, "dist", None)
+        origin = dist.name if dist is not None else entry.value
+        version = dist.version if dist is not None else None
+        folder, why = _package_folder(entry.value)
+        if not is_pack_id(entry.name):
+            problems.append(f"distribution '{origin}' registers '{entry.name}', which is not a pack id")
+        elif folder is None:
+            problems.append(f"distribution '{origin}' registers pack '{entry.name}' as '{entry.value}': {why}")
+        elif entry.name in found and found[entry.name].origin != origin:
+            other = found[entry.name].origin
+            problems.append(
+                f"pack '{entry.name}' is registered twice, by '{other}' and by '{origin}'; '{other}' is used"
+            )
+        elif entry.name not in found:
+            found[entry.name] = InstalledPack(entry.name, folder, origin, version)
+    return found, problems
+
+
+def _package_folder(name: str) -> tuple[str | None, str]:
+    """The folder of the package ``name`` names, or None and why not. The package is not imported."""
+    import importlib.util
+
+    if ":" in name:
+        return None, "the entry must name a package (whose folder holds pack.yaml), not an object in one"
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as e:
+        return None, f"cannot find it ({e})"
+    if spec is None:
+        return None, "no such package is installed"
+    if spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)[0], ""
+    if spec.origin:
+        return os.path.dirname(spec.origin), ""
+    return None, "it has no folder"
+
+
+def installed_pack(pack_id: str) -> InstalledPack | None:
+    """The installed pack with this id: a shipped one first, else one a distribution registers."""
+    shipped = shipped_packs()
+    if pack_id in shipped:
+        return shipped[pack_id]
+    return registered_packs()[0].get(pack_id)
+
+
+def installed_ids() -> list[str]:
+    """The ids of every pack that can be loaded by id, sorted."""
+    return sorted({*shipped_packs(), *registered_packs()[0]})
+
+
+def known_ids_text() -> str:
+    """The installed packs' ids for a message: listed when few, else counted."""
+    ids = installed_ids()
+    if len(ids) <= MAX_IDS_SHOWN:
+        return "installed packs: " + ", ".join(ids)
+    return f"{len(ids)} packs are installed; 'critter-kitchen packs' lists them"
+
+
+def pack_folders(specs: Sequence[str]) -> list[str]:
+    """The folders that ``--pack`` values name: a folder, or the id of an installed pack.
+
+    A value that is an existing folder, or has the form of no id (a path), is a folder
+    (the load reports a missing one); anything else is an id, and the installed packs
+    it requires come before it. InputError names every value that is neither.
+    """
+    order, problems = _Order(), []
+    for spec in specs:
+        if os.path.isdir(spec) or not is_pack_id(spec):
+            order.add(spec)
+            continue
+        found = installed_pack(spec)
+        if found is None:
+            message = f"neither a pack folder nor the id of an installed pack; {known_ids_text()}"
+            problems.append(Problem(spec, 0, 0, message, "CK104"))
+        else:
+            order.add_with_requirements(found.folder)
+    if problems:
+        raise InputError(problems)
+    return order.folders
+
+
+def record_pack_folders(ids: Sequence[str], source: str, cli_folders: Sequence[str] = ()) -> list[str]:
+    """The folders of the packs a record names by id, each after the installed packs it
+    requires; InputError, one line per id not installed.
+
+    A record is untrusted input: its packs are ids only, never looked for as folders. A
+    pack that ``--pack`` loads (``cli_folders``) serves the record under its own id, so
+    a pack being written can be tried before it is installed.
+    """
+    given = {data["id"] for data in map(_pack_yaml, cli_folders) if isinstance(data.get("id"), str)} if ids else set()
+    order, problems = _Order(), []
+    for i, pack_id in enumerate(ids):
+        if pack_id in given:
+            continue
+        found = installed_pack(pack_id) if is_pack_id(pack_id) else None
+        if found is None:
+            message = f"this record needs pack '{pack_id}', which is not installed; {known_ids_text()}"
+            problems.append(Problem(source, 0, 0, message, "CK301", where=f"packs[{i}]"))
+        else:
+            order.add_with_requirements(found.folder, given)
+    if problems:
+        raise InputError(problems)
+    return order.folders
+
+
+class _Order:
+    """Pack folders in load order; a pack added as another's requirement is not added again."""
+
+    def __init__(self) -> None:
+        from .paths import base_pack
+
+        self.folders: list[str] = []
+        self.required = {os.path.realpath(base_pack())}  # loaded anyway, or added as a requirement
+
+    def add(self, folder: str) -> None:
+        if os.path.realpath(folder) not in self.required:  # else a folder given twice: the load reports it
+            self.folders.append(folder)
+
+    def add_with_requirements(self, folder: str, given: set[str] | frozenset[str] = frozenset()) -> None:
+        """Add ``folder`` after the installed packs it requires, their requirements first (a cycle ends anyway)."""
+        todo, visiting = [(folder, False)], {os.path.realpath(folder)}
+        while todo:
+            current, expanded = todo.pop()
+            if expanded:
+                self.add(current)
+                if current != folder:
+                    self.required.add(os.path.realpath(current))
+                continue
+            todo.append((current, True))
+            requires = _pack_yaml(current).get("requires")
+            for req in reversed(requires) if isinstance(requires, list) else ():
+                found = installed_pack(req) if isinstance(req, str) and is_pack_id(req) and req not in given else None
+                real = os.path.realpath(found.folder) if found is not None else ""
+                if found is not None and real not in visiting and real not in self.required:
+                    visiting.add(real)
+                    todo.append((found.folder, False))
+
+
+def _pack_yaml(folder: str) -> dict[str, Any]:
+    """A pack folder's pack.yaml, or {} when it cannot be read (the load reports why)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(read_regular(os.path.join(folder, PACK_FILE), MAX_FILE_BYTES))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_order(record_folders: Sequence[str], cli_folders: Sequence[str]) -> list[str]:
+    """The packs to load on top of the base pack: a record's own packs, then those of ``--pack``.
+
+    A pack of ``--pack`` that the record's list already has is loaded once, in the
+    record's place (a folder given twice with ``--pack`` is still reported).
+    """
+    named = {os.path.realpath(f) for f in record_folders}
+    return [*record_folders, *(f for f in cli_folders if os.path.realpath(f) not in named)]
+
+
+# the packs listing
+
+
+class PackInfo:
+    """One loadable pack as ``critter-kitchen packs`` shows it."""
+
+    __slots__ = ("id", "name", "version", "origin", "folder")
+
+    def __init__(self, pack_id: str, name: str, version: str | None, origin: str, folder: str) -> None:
+        self.id = pack_id
+        self.name = name
+        self.version = version
+        self.origin = origin  # "shipped", "distribution NAME" or "folder"
+        self.folder = folder
+
+
+class Listing:
+    def __init__(self) -> None:
+        self.packs: list[PackInfo] = []
+        self.problems: list[str] = []  # one line each
+
+
+def installed_listing(cli_specs: Sequence[str] = ()) -> Listing:
+    """Every pack that can be loaded by id, then the folders ``--pack`` adds, with what their pack.yaml says."""
+    listing = Listing()
+    registered, listing.problems = registered_packs()
+    shipped = shipped_packs()
+    candidates = [*sorted(shipped.values(), key=_by_id), *sorted(registered.values(), key=_by_id)]
+    seen = set()
+    for pack in candidates:
+        if pack.origin and pack.id in shipped:
+            listing.problems.append(f"distribution '{pack.origin}' registers pack '{pack.id}', a shipped pack's id")
+            continue
+        origin = f"distribution {pack.origin}" if pack.origin else "shipped"
+        _describe(listing, pack.folder, pack.id, origin, pack.version)
+        seen.add(os.path.realpath(pack.folder))
+    for folder in pack_folders(cli_specs):
+        if os.path.realpath(folder) not in seen:
+            seen.add(os.path.realpath(folder))
+            _describe(listing, folder, None, "folder", None)
+    return listing
+
+
+def _by_id(pack: InstalledPack) -> str:
+    return pack.id
+
+
+def _describe(listing: Listing, folder: str, pack_id: str | None, origin: str, version: str | None) -> None:
+    """Add the pack in ``folder`` to the listing, or the reason its pack.yaml cannot be read."""
+    from .yamlpos import read_document
+
+    where = os.path.join(folder, PACK_FILE)
+    try:
+        data = read_document(where).data
+    except InputError as e:
+        listing.problems.extend(p.line_text() for p in e.problems[:1])
+        return
+    if not (isinstance(data, dict) and isinstance(data.get("id"), str) and isinstance(data.get("name"), str)):
+        listing.problems.append(f"{where}: not a pack.yaml with an 'id' and a 'name'")
+        return
+    if pack_id is not None and data["id"] != pack_id:
+        listing.problems.append(f"{where}: pack id '{data['id']}', but it is installed as '{pack_id}'")
+        return
+    declared = data.get("version")
+    shown = declared if isinstance(declared, str) else version
+    listing.packs.append(PackInfo(data["id"], data["name"], shown, origin, folder))

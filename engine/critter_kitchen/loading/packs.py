@@ -23,7 +23,7 @@ from .cached import PackSource, read_packs
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
 from .files import is_record
-from .paths import base_pack
+from .paths import shipped_cards
 from .records import ENGINE_PARAMETERS
 from .yamlpos import Document, parse, read_text, unreadable
 
@@ -65,11 +65,11 @@ def document(source: PackSource, file: str, shown: str | None = None) -> Documen
 def display_path(path: FsPath) -> str:
     """A path as the user would write it: relative to the working folder when inside it.
 
-    Files of the shipped base pack read as ``cards/base/...`` wherever it is installed,
-    which is where they live in the source repository.
+    Files of the shipped packs read as ``cards/base/...``, ``cards/solo/...`` wherever they
+    are installed, which is where they live in the source repository.
     """
     resolved = FsPath(os.path.realpath(path))  # never raises, even for a link loop
-    for root, label in ((FsPath(base_pack()).resolve(), FsPath("cards", "base")), (FsPath.cwd(), None)):
+    for root, label in ((FsPath(shipped_cards()).resolve(), FsPath("cards")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:

@@ -20,3 +20,8 @@ def base_pack() -> str:
 
 def schemas() -> str:
     return _data("schemas")
+
+
+def shipped_cards() -> str:
+    """The folder that holds every shipped pack (the base pack, expansions, variants)."""
+    return _data("cards")

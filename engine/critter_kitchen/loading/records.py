@@ -25,7 +25,8 @@ MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
 MAX_NAME = 100
 NAME_NEEDED = f"a player needs a name of 1 to {MAX_NAME} characters"
 CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by round
-TOP_KEYS = ("players", "cards", "challenge_meals", "critic_meals")
+TOP_KEYS = ("packs", "players", "cards", "challenge_meals", "critic_meals")
+MAX_PACKS = 64  # packs one record may name
 PLAYER_KEYS = ("name", "kept", "counters")
 AUTOMATED_KEYS = ("stars", "critic_quality")
 
@@ -335,6 +336,8 @@ class RecordReader:
         if top is None:
             raise InputError(self.problems)
         self.keys(top, TOP_KEYS, _Where())
+        if "packs" in top:
+            self.needed_packs(top["packs"])  # a missing pack is the record's one problem, not each of its cards
         for key in ("players", "cards"):
             if key not in top:
                 self.fail(_Where(), f"missing required key '{key}'")
@@ -376,6 +379,17 @@ class RecordReader:
             if path[:1] == ("players",) and len(path) > 2 and path[2] not in plain:
                 return True
         return False
+
+    def needed_packs(self, value: Any) -> None:
+        """Check the record's ``packs``; raise at once if one it names is not loaded."""
+        ids, problems = pack_ids(value, self.source)
+        self.problems.extend(problems)
+        loaded = {pack.id for pack in self.rs.packs}
+        for i, pack_id in enumerate(ids):
+            if pack_id not in loaded:
+                self.fail(_Where("packs") / i, f"this record needs pack '{pack_id}'; load it with --pack {pack_id}")
+        if len(self.problems) > len(problems):
+            raise InputError(self.problems)
 
     def players(self, value: Any) -> list[Player]:
         plain = self.plain_players(value)
@@ -994,6 +1008,34 @@ class RecordReader:
         if val is None or spices is None:
             return None
         return Course(kind, val, spices, None, min(val * params["course_spice_factor"] ** len(spices), MAX_QUALITY))
+
+
+def pack_ids(value: Any, source: str) -> tuple[tuple[str, ...], list[Problem]]:
+    """The pack ids of a record's ``packs`` value (ids only: never folders), and what is wrong with it."""
+    from .discovery import is_pack_id
+
+    def fail(where: _Where, message: str) -> tuple[tuple[str, ...], list[Problem]]:
+        return (), [Problem(source, 0, 0, message, "CK301", where=str(where))]
+
+    where = _Where("packs")
+    if not isinstance(value, list):
+        return fail(where, f"expected a list of pack ids, got {shown(value)}")
+    if len(value) > MAX_PACKS:
+        return fail(where, f"{len(value)} packs; a record may name at most {MAX_PACKS}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not is_pack_id(item):
+            return fail(where / i, f"expected a pack id (lower-case letters, digits, '-', '_', '.'), got {shown(item)}")
+    return tuple(dict.fromkeys(value)), []
+
+
+def record_packs(data: Any, source: str) -> tuple[str, ...]:
+    """The ids of the packs a parsed record names (none if it names none); InputError if they are malformed."""
+    if not isinstance(data, dict) or "packs" not in data:
+        return ()
+    ids, problems = pack_ids(data["packs"], source)
+    if problems:
+        raise InputError(problems)
+    return ids
 
 
 def read_record(ruleset: Ruleset, data: Any, source: str, document: Document | None = None) -> Game:
