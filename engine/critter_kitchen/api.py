@@ -10,10 +10,11 @@ from .stages.runner import score_game
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
-    from .model.ruleset import Ruleset
+    from .model.game import Ingredient
+    from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
 
 
@@ -31,3 +32,58 @@ def score_record(
     """
     rules = ruleset if ruleset is not None else load_ruleset(packs)
     return score_game(read_record(rules, record, source), source)
+
+
+def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterable[Card] = ()) -> dict[str, Any]:
+    """The rule parameters in force for one player's meals: the ruleset's values, changed by
+    the cards on the table (``in_play``: the critic, the rumors, ...) and then by the cards
+    the player holds (``held``: a Restaurateur), as the record reader applies them.
+
+    Read it once per player and pass it to :func:`check_meal` and :func:`check_course`.
+    """
+    params = ruleset.base_params()
+    for card in (*in_play, *held):
+        params.update(card.parameters)
+    return params
+
+
+def check_meal(
+    ruleset: Ruleset,
+    card: Card,
+    ingredients: Sequence[Ingredient],
+    tokens: Mapping[str, int],
+    params: Mapping[str, Any],
+    *,
+    held: bool = False,
+) -> tuple[list[str], int]:
+    """Whether a challenge meal is legal under these rules, and its quality: ``(problems, quality)``.
+
+    ``card`` is the Challenge card (``ruleset.cards[id]``), ``held`` whether the Hold token is
+    on it (the day's last card), ``tokens`` the token counts added (``{"soup": 1}``) and
+    ``params`` the player's parameters (:func:`rule_parameters`). ``problems`` is empty when
+    the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These are
+    the rules the record reader applies to every recorded meal.
+    """
+    from .model.meals import meal_problems, meal_quality, unknown_token
+
+    rules = dict(params)
+    counts = dict(tokens)
+    problems = [wrong for name in counts if (wrong := unknown_token(name, rules)) is not None]
+    problems += meal_problems(card, ingredients, counts, rules, held, ruleset.ingredient_types)
+    return problems, 0 if problems else meal_quality(ingredients, counts, rules)
+
+
+def check_course(
+    ruleset: Ruleset, kind: str, served: Ingredient | str, params: Mapping[str, Any]
+) -> tuple[list[str], int]:
+    """Whether ``served`` may be the ``kind`` course of a critic meal, and its quality before any
+    card effect: ``(problems, quality)``, problems empty when legal (the quality is 0 otherwise).
+
+    ``served`` is an ingredient of type ``kind`` (with its spices) or a token's name, and
+    ``params`` the player's parameters (:func:`rule_parameters`).
+    """
+    from .model.meals import course_problems, course_quality
+
+    rules = dict(params)
+    problems = course_problems(kind, served, rules, ruleset.ingredient_types)
+    return problems, 0 if problems else course_quality(served, rules)
