@@ -66,11 +66,10 @@ def check_meal(
     """
     from .model.meals import meal_problems, meal_quality, unknown_token
 
-    rules = dict(params)
     counts = dict(tokens)
-    problems = [wrong for name in counts if (wrong := unknown_token(name, rules)) is not None]
-    problems += meal_problems(card, ingredients, counts, rules, held, ruleset.ingredient_types)
-    return problems, 0 if problems else meal_quality(ingredients, counts, rules)
+    problems = [wrong for name in counts if (wrong := unknown_token(name, params)) is not None]
+    problems += meal_problems(card, ingredients, counts, params, held, ruleset.ingredient_types)
+    return problems, 0 if problems else meal_quality(ingredients, counts, params)
 
 
 def check_course(
@@ -84,6 +83,5 @@ def check_course(
     """
     from .model.meals import course_problems, course_quality
 
-    rules = dict(params)
-    problems = course_problems(kind, served, rules, ruleset.ingredient_types)
-    return problems, 0 if problems else course_quality(served, rules)
+    problems = course_problems(kind, served, params, ruleset.ingredient_types)
+    return problems, 0 if problems else course_quality(served, params)

@@ -16,7 +16,7 @@ from .game import Ingredient
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     from .ruleset import Card
@@ -24,13 +24,13 @@ if TYPE_CHECKING:
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
 
 
-def spice_matches(spice: str, kind: str, params: dict[str, Any]) -> bool:
+def spice_matches(spice: str, kind: str, params: Mapping[str, Any]) -> bool:
     """Whether ``spice`` may go on an ingredient (or course) of type ``kind``: its own or the wild spice."""
     return spice == kind or spice == params["wild_spice"]
 
 
 def spice_problem(
-    kind: str, spices: Sequence[str], limit: int, params: dict[str, Any], types: Sequence[str]
+    kind: str, spices: Sequence[str], limit: int, params: Mapping[str, Any], types: Sequence[str]
 ) -> str | None:
     """Why these spices cannot all go on one ``kind`` ingredient taking at most ``limit``, or None.
 
@@ -50,7 +50,7 @@ def spice_problem(
     return None
 
 
-def listed_slots(card: Card, held: bool, params: dict[str, Any]) -> tuple[str, ...]:
+def listed_slots(card: Card, held: bool, params: Mapping[str, Any]) -> tuple[str, ...]:
     """The requirement slots a meal must cover, left to right: the card's printed requirements,
     less the rightmost one when the Hold token is on the card and the rules let it cover one.
 
@@ -62,7 +62,7 @@ def listed_slots(card: Card, held: bool, params: dict[str, Any]) -> tuple[str, .
 
 
 def legality_problems(
-    card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: dict[str, Any], held: bool
+    card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any], held: bool
 ) -> list[str]:
     """Why a meal of these ingredients and tokens is not a legal meal for ``card``; empty when legal.
 
@@ -105,7 +105,7 @@ def legality_problems(
     return problems
 
 
-def ingredient_problems(ingredient: Ingredient, params: dict[str, Any], types: Sequence[str]) -> list[str]:
+def ingredient_problems(ingredient: Ingredient, params: Mapping[str, Any], types: Sequence[str]) -> list[str]:
     """Why ``ingredient`` (with its spices) cannot be part of a challenge meal; empty when it can."""
     wrong = spice_problem(ingredient.type, ingredient.spices, params["spices_per_ingredient"], params, types)
     return [wrong] if wrong is not None else []
@@ -115,7 +115,7 @@ def meal_problems(
     card: Card,
     ingredients: Sequence[Ingredient],
     tokens: dict[str, int],
-    params: dict[str, Any],
+    params: Mapping[str, Any],
     held: bool,
     types: Sequence[str],
 ) -> list[str]:
@@ -133,7 +133,7 @@ def meal_problems(
     return problems
 
 
-def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: dict[str, Any]) -> int:
+def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any]) -> int:
     """A legal meal's quality: each ingredient's value times the spice factor per spice, plus token values."""
     factor, values = params["spice_factor"], params["token_values"]
     quality = 0
@@ -144,24 +144,24 @@ def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], para
     return min(quality, MAX_QUALITY)
 
 
-def course_kind_problem(kind: str, params: dict[str, Any]) -> str | None:
+def course_kind_problem(kind: str, params: Mapping[str, Any]) -> str | None:
     """Why the critic meal has no ``kind`` course, or None."""
     courses = params["course_types"]
     return None if kind in courses else f"unknown course '{kind}'{did_you_mean(kind, courses)}"
 
 
-def course_token_refused(token: str, params: dict[str, Any]) -> str | None:
+def course_token_refused(token: str, params: Mapping[str, Any]) -> str | None:
     """Why no token may be served as a course under these rules, or None when tokens may."""
     return None if params["tokens_fill_courses"] else f"{token} cannot fill a critic course"
 
 
-def unknown_token(token: str, params: dict[str, Any]) -> str | None:
+def unknown_token(token: str, params: Mapping[str, Any]) -> str | None:
     """Why ``token`` names no token of these rules, or None."""
     values = params["token_values"]
     return None if token in values else f"unknown token '{token}'{did_you_mean(token, values)}"
 
 
-def course_problems(kind: str, served: Ingredient | str, params: dict[str, Any], types: Sequence[str]) -> list[str]:
+def course_problems(kind: str, served: Ingredient | str, params: Mapping[str, Any], types: Sequence[str]) -> list[str]:
     """Why ``served`` (an ingredient of type ``kind``, or a token's name) cannot be the ``kind``
     course of a critic meal; empty when it can."""
     wrong = course_kind_problem(kind, params)
@@ -171,7 +171,7 @@ def course_problems(kind: str, served: Ingredient | str, params: dict[str, Any],
 
 
 def _served_course_problem(
-    kind: str, served: Ingredient | str, params: dict[str, Any], types: Sequence[str]
+    kind: str, served: Ingredient | str, params: Mapping[str, Any], types: Sequence[str]
 ) -> str | None:
     if isinstance(served, str):
         return course_token_refused(served, params) or unknown_token(served, params)
@@ -180,7 +180,7 @@ def _served_course_problem(
     return spice_problem(kind, served.spices, params["spices_per_course"], params, types)
 
 
-def course_quality(served: Ingredient | str, params: dict[str, Any]) -> int:
+def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
     """A legal course's quality: a token's value, or the value times the course spice factor per spice."""
     if isinstance(served, str):
         value: int = params["token_values"][served]
