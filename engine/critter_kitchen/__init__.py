@@ -8,8 +8,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import score_record
+    from .api import check_course, check_meal, rule_parameters, score_record
     from .loading.cached import load_ruleset
+    from .model.game import Ingredient
     from .report.json import result_json
     from .stages.runner import Result
 
@@ -17,11 +18,15 @@ __version__ = "0.1.0"
 __all__ = [
     "CritterError",
     "EvaluationError",
+    "Ingredient",
     "InputError",
     "Problem",
     "Result",
+    "check_course",
+    "check_meal",
     "load_ruleset",
     "result_json",
+    "rule_parameters",
     "score_record",
     "__version__",
 ]
@@ -29,6 +34,10 @@ __all__ = [
 # Imported when first used: the command line starts faster without them.
 _LAZY = {
     "score_record": ".api",
+    "check_meal": ".api",
+    "check_course": ".api",
+    "rule_parameters": ".api",
+    "Ingredient": ".model.game",
     "load_ruleset": ".loading.cached",
     "result_json": ".report.json",
     "Result": ".stages.runner",

@@ -11,10 +11,11 @@ from .stages.runner import score_game
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
-    from .model.ruleset import Ruleset
+    from .model.game import Ingredient
+    from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
 
 
@@ -41,3 +42,56 @@ def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str 
     """The pack folders to load, on top of the base pack, to score ``record`` with ``packs`` added."""
     cli = pack_folders([os.fspath(p) for p in packs])
     return load_order(record_pack_folders(record_packs(record, source), source, cli), cli)
+
+
+def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterable[Card] = ()) -> dict[str, Any]:
+    """The rule parameters in force for one player's meals: the ruleset's values, changed by
+    the cards on the table (``in_play``: the critic, the rumors, ...) and then by the cards
+    the player holds (``held``: a Restaurateur), as the record reader applies them.
+
+    Read it once per player and pass it to :func:`check_meal` and :func:`check_course`.
+    """
+    params = ruleset.base_params()
+    for card in (*in_play, *held):
+        params.update(card.parameters)
+    return params
+
+
+def check_meal(
+    ruleset: Ruleset,
+    card: Card,
+    ingredients: Sequence[Ingredient],
+    tokens: Mapping[str, int],
+    params: Mapping[str, Any],
+    *,
+    held: bool = False,
+) -> tuple[list[str], int]:
+    """Whether a challenge meal is legal under these rules, and its quality: ``(problems, quality)``.
+
+    ``card`` is the Challenge card (``ruleset.cards[id]``), ``held`` whether the Hold token is
+    on it (the day's last card), ``tokens`` the token counts added (``{"soup": 1}``) and
+    ``params`` the player's parameters (:func:`rule_parameters`). ``problems`` is empty when
+    the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These are
+    the rules the record reader applies to every recorded meal.
+    """
+    from .model.meals import meal_problems, meal_quality, unknown_token
+
+    counts = dict(tokens)
+    problems = [wrong for name in counts if (wrong := unknown_token(name, params)) is not None]
+    problems += meal_problems(card, ingredients, counts, params, held, ruleset.ingredient_types)
+    return problems, 0 if problems else meal_quality(ingredients, counts, params)
+
+
+def check_course(
+    ruleset: Ruleset, kind: str, served: Ingredient | str, params: Mapping[str, Any]
+) -> tuple[list[str], int]:
+    """Whether ``served`` may be the ``kind`` course of a critic meal, and its quality before any
+    card effect: ``(problems, quality)``, problems empty when legal (the quality is 0 otherwise).
+
+    ``served`` is an ingredient of type ``kind`` (with its spices) or a token's name, and
+    ``params`` the player's parameters (:func:`rule_parameters`).
+    """
+    from .model.meals import course_problems, course_quality
+
+    problems = course_problems(kind, served, params, ruleset.ingredient_types)
+    return problems, 0 if problems else course_quality(served, params)

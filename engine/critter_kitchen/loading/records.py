@@ -9,17 +9,27 @@ from __future__ import annotations
 
 from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
+from ..model.meals import (
+    course_kind_problem,
+    course_problems,
+    course_quality,
+    course_token_refused,
+    legality_problems,
+    meal_problems,
+    meal_quality,
+    spice_problem,
+    unknown_token,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable
     from typing import Any
 
     from ..model.ruleset import Card, Ruleset
     from .yamlpos import Document, Path
 
 MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
-MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
 # A name heads a column of the score table and is echoed in messages of at most 300
 # characters: a hundred is room for any real name and leaves the rest of a message room.
 MAX_NAME = 100
@@ -121,16 +131,19 @@ LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 # Plain paths. A real record is nearly always well formed, so the reader first walks each
-# part of it with the checks below, which only say yes or no and build nothing they might
-# throw away. Anything unusual (even if legal) makes them return None, and the detailed
-# checks of RecordReader then read that part again and report whatever is wrong with it.
+# part of it with the checks below, which look only at its shape (the types of values and
+# the names they use), build nothing they might throw away, and then ask the meal rules
+# (model/meals.py) the same questions the detailed checks ask. Anything unusual (even if
+# legal) makes them return None, and the detailed checks of RecordReader then read that
+# part again and report whatever is wrong with it. ``RecordReader(..., plain=False)``
+# skips them all.
 
 
 def _is_plain_count(value: Any) -> bool:
     return type(value) is int and 0 <= value <= MAX_VALUE
 
 
-def _plain_ingredients(items: Any, types: frozenset[str], wild: str, limit: int) -> list[Ingredient] | None:
+def _plain_ingredients(items: Any, types: frozenset[str]) -> list[Ingredient] | None:
     """A meal's ingredients when ``items`` is a list of well-formed ones, else None."""
     if type(items) is not list:
         return None
@@ -144,18 +157,16 @@ def _plain_ingredients(items: Any, types: frozenset[str], wild: str, limit: int)
             return None
         if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None
-        spices = _plain_spices(spice, kind, wild, limit) if spice is not None else ()
+        spices = _plain_spice_names(spice) if spice is not None else ()
         if spices is None:
             return None
         ingredients.append(Ingredient(kind, value, spices))
     return ingredients
 
 
-def _plain_courses(
-    items: Any, types: tuple[str, ...], kinds: list[str], wild: str, limit: int, factor: int
-) -> dict[str, Course] | None:
-    """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps course
-    types (``kinds``) to well-formed ingredient courses (not tokens), else None."""
+def _plain_courses(items: Any, types: tuple[str, ...], params: dict[str, Any]) -> dict[str, Course] | None:
+    """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps
+    ingredient types to well-formed legal ingredient courses (not tokens), else None."""
     if type(items) is not dict:
         return None
     courses = {}
@@ -163,27 +174,29 @@ def _plain_courses(
         if kind not in items:
             continue
         item = items[kind]
-        if kind not in kinds or type(item) is not dict:
+        if type(item) is not dict:
             return None
         value, spice = item.get("value"), item.get("spice")
         if len(item) != (1 if spice is None else 2) or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None  # (by its size, an item with a value has no key but spice)
-        spices = _plain_spices(spice, kind, wild, limit) if spice is not None else ()
+        spices = _plain_spice_names(spice) if spice is not None else ()
         if spices is None:
             return None
-        quality = value * factor ** len(spices)
-        courses[kind] = Course(kind, value, spices, None, min(quality, MAX_QUALITY))
+        served = Ingredient(kind, value, spices)
+        if course_problems(kind, served, params, types):
+            return None
+        courses[kind] = Course(kind, value, spices, None, course_quality(served, params))
     return courses if len(courses) == len(items) else None  # else some key is no ingredient type
 
 
-def _plain_spices(spice: Any, kind: str, wild: str, limit: int) -> tuple[str, ...] | None:
-    """The spices on an ingredient or course (one name or a list) when all may go on it."""
+def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
+    """The spices on an ingredient or course (one name or a list of names), else None."""
     if type(spice) is str:
-        return (spice,) if (spice == kind or spice == wild) and limit >= 1 else None
-    if type(spice) is not list or len(spice) > limit:
+        return (spice,)
+    if type(spice) is not list:
         return None
     for s in spice:
-        if type(s) is not str or (s != kind and s != wild):
+        if type(s) is not str:
             return None
     return tuple(spice)
 
@@ -200,49 +213,17 @@ def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> di
     return tokens
 
 
-def _is_legal(
-    listed: Sequence[str], ingredients: list[Ingredient], tokens: dict[str, int], params: dict[str, Any]
-) -> bool:
-    """Whether a meal passes every check of RecordReader.legal_meal, which says what fails."""
-    served = set()
-    real = 0
-    for ingredient in ingredients:
-        served.add(ingredient.type)
-        if ingredient.type in listed:
-            real += 1
-    if (params["only_listed_types"] and real < len(ingredients)) or real < params["min_real_ingredients"]:
-        return False
-    missing = 0
-    for kind in listed:
-        if kind not in served:
-            missing += 1
-    needed: int = missing * params["tokens_per_missing_type"]  # tokens that fill in for missing types
-    return sum(tokens.values()) >= needed
-
-
-def _listed(card: Card, held: bool, params: dict[str, Any]) -> tuple[str, ...]:
-    """The ingredient types a meal must show: the card's, less the last if the hold token covers it."""
-    if held and params["hold_covers_last"] and card.requires:
-        return card.requires[:-1]
-    return card.requires
-
-
 def _served(
     rnd: str, card: Card, player: Player, ingredients: list[Ingredient], tokens: dict[str, int], params: dict[str, Any]
 ) -> Meal:
-    """A legal meal with its quality: spiced ingredient values plus token values."""
-    factor, values = params["spice_factor"], params["token_values"]
-    quality = 0
-    for ingredient in ingredients:
-        quality += ingredient.value * factor ** len(ingredient.spices)
-    for token, n in tokens.items():
-        quality += n * values[token]
-    return Meal(rnd, card, player, tuple(ingredients), tokens, min(quality, MAX_QUALITY))
+    """A legal meal with its quality."""
+    return Meal(rnd, card, player, tuple(ingredients), tokens, meal_quality(ingredients, tokens, params))
 
 
 class RecordReader:
-    def __init__(self, ruleset: Ruleset, source: str, document: Document | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, source: str, document: Document | None = None, *, plain: bool = True) -> None:
         self.rs = ruleset
+        self.plain = plain  # False: no plain path, every part read by the detailed checks
         self.source = source
         self.problems: list[Problem] = []
         # The file the record came from, which knows the line of every value, and the
@@ -392,7 +373,7 @@ class RecordReader:
             raise InputError(self.problems)
 
     def players(self, value: Any) -> list[Player]:
-        plain = self.plain_players(value)
+        plain = self.plain_players(value) if self.plain else None
         if plain is not None:
             return plain
         where = _Where("players")
@@ -496,7 +477,7 @@ class RecordReader:
         player.fixed_quality = self.count(data.get("critic_quality", 0), where / "critic_quality") or 0
 
     def player_cards(self, game: Game, items: Any) -> None:
-        holdings = self.plain_holdings(game.players, items)
+        holdings = self.plain_holdings(game.players, items) if self.plain else None
         if holdings is not None:
             for player, held in zip(game.players, holdings, strict=True):
                 player.owned = held
@@ -574,7 +555,7 @@ class RecordReader:
         return card if card is not None and card.kind == kind else None
 
     def cards(self, game: Game, value: Any) -> None:
-        plain = self.plain_cards(value)
+        plain = self.plain_cards(value) if self.plain else None
         if plain is not None:
             game.challenges, game.table_cards = plain
             return
@@ -692,7 +673,7 @@ class RecordReader:
 
     def check_kept(self, game: Game, items: list[Any]) -> None:
         limits = game.params["refrigeration_limits"]
-        if self.is_kept_plain(items, limits):
+        if self.plain and self.is_kept_plain(items, limits):
             return
         for i, entry in enumerate(items):
             if not isinstance(entry, dict) or "kept" not in entry:
@@ -752,7 +733,7 @@ class RecordReader:
         for rnd, cards in game.challenges.items():
             if rnd in self.unread_rounds:
                 continue
-            meals = self.plain_round(game, rnd, cards, data.get(rnd, {}))
+            meals = self.plain_round(game, rnd, cards, data.get(rnd, {})) if self.plain else None
             if meals is None:
                 meals = self.round_meals(game, rnd, cards, data.get(rnd, {}), where / rnd)
             game.meals[rnd] = meals
@@ -819,12 +800,11 @@ class RecordReader:
             return None
         params = self.player_params[player]
         tokens = _plain_tokens(value, params["token_values"], "ingredients")
-        wild, limit = params["wild_spice"], params["spices_per_ingredient"]
-        ingredients = _plain_ingredients(value.get("ingredients", []), self.types, wild, limit)
+        ingredients = _plain_ingredients(value.get("ingredients", []), self.types)
         if (
             tokens is None
             or ingredients is None
-            or not _is_legal(_listed(card, held, params), ingredients, tokens, params)
+            or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types)
         ):
             return None
         return _served(rnd, card, player, ingredients, tokens, params)
@@ -838,18 +818,10 @@ class RecordReader:
         if not isinstance(spices, list) or not all(isinstance(s, str) for s in spices):
             self.fail(where, f"expected a spice name or a list of them, got {shown(value)}")
             return None
-        if len(spices) > limit:
-            self.fail(where, f"{len(spices)} spices on one ingredient; at most {limit} allowed")
+        wrong = spice_problem(kind, spices, limit, params, self.rs.ingredient_types)
+        if wrong is not None:
+            self.fail(where, wrong)
             return None
-        wild = params["wild_spice"]
-        for s in spices:
-            if s != kind and s != wild:
-                known = (*self.rs.ingredient_types, wild)
-                if s in known:
-                    self.fail(where, f"{s} spice does not match {kind}; use {kind} or {wild}")
-                else:
-                    self.fail(where, f"unknown spice '{s}'{did_you_mean(s, known)}")
-                return None
         return tuple(spices)
 
     def ingredient_type(self, value: Any, where: _Where) -> str | None:
@@ -893,41 +865,10 @@ class RecordReader:
                 ingredients.append(Ingredient(kind, val, spices))
         if len(self.problems) > before:
             return None
-        listed = _listed(card, held, params)
-        if not self.legal_meal(card, listed, ingredients, tokens, params, where):
-            return None
-        return _served(rnd, card, player, ingredients, tokens, params)
-
-    def legal_meal(
-        self,
-        card: Card,
-        listed: Sequence[str],
-        ingredients: list[Ingredient],
-        tokens: dict[str, int],
-        params: dict[str, Any],
-        where: _Where,
-    ) -> bool:
-        ok = True
-        if params["only_listed_types"]:
-            for kind in dict.fromkeys(i.type for i in ingredients if i.type not in listed):
-                self.fail(where, f"{kind} is not listed on {card.name} ({', '.join(listed)})", "CK302")
-                ok = False
-        real = sum(1 for i in ingredients if i.type in listed)
-        need = params["min_real_ingredients"]
-        if real < need:
-            used = [k for k, n in tokens.items() if n]
-            only = f"only {' and '.join(used)}" if used else "nothing served"
-            what = "no required ingredient" if need == 1 else f"fewer than {need} required ingredients"
-            self.fail(where, f"{what}, {only}", "CK302")
-            return False
-        missing = [k for k in listed if not any(i.type == k for i in ingredients)]
-        fillers = sum(tokens.values())
-        needed = len(missing) * params["tokens_per_missing_type"]
-        if fillers < needed:
-            kinds = " or ".join(params["token_values"])
-            self.fail(where, f"missing {', '.join(missing)}: {needed} {kinds} needed to fill, {fillers} given", "CK302")
-            ok = False
-        return ok
+        illegal = legality_problems(card, ingredients, tokens, params, held)
+        for wrong in illegal:
+            self.fail(where, wrong, "CK302")
+        return None if illegal else _served(rnd, card, player, ingredients, tokens, params)
 
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
@@ -935,7 +876,7 @@ class RecordReader:
         scored = {player.name: player for player in game.players}  # not rivals: their meals are not recorded
         for name, meal in data.items():
             player = scored.get(name)
-            plain = self.plain_critic_meal(player, meal) if player is not None else None
+            plain = self.plain_critic_meal(player, meal) if player is not None and self.plain else None
             if player is not None and plain is not None:
                 player.tokens = plain[0]
                 player.serve(plain[1])
@@ -965,9 +906,7 @@ class RecordReader:
             return None
         params = self.player_params[player]
         tokens = _plain_tokens(value, params["token_values"], "courses")
-        kinds, wild = params["course_types"], params["wild_spice"]
-        limit, factor = params["spices_per_course"], params["course_spice_factor"]
-        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, kinds, wild, limit, factor)
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params)
         if tokens is None or courses is None:
             return None
         return tokens, courses
@@ -977,8 +916,9 @@ class RecordReader:
         return {kind: courses[kind] for kind in self.rs.ingredient_types if kind in courses}
 
     def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
-        if kind not in params["course_types"]:
-            self.fail(where, f"unknown course '{kind}'{did_you_mean(kind, params['course_types'])}", "CK303")
+        wrong = course_kind_problem(kind, params)
+        if wrong is not None:
+            self.fail(where, wrong, "CK303")
             return None
         entry = self.mapping(value, where)
         if entry is None:
@@ -989,16 +929,16 @@ class RecordReader:
             if not isinstance(token, str):
                 self.fail(where / "token", f"expected a token name, got {shown(token)}")
                 return None
-            if not params["tokens_fill_courses"]:
-                self.fail(where, f"{token} cannot fill a critic course", "CK303")
+            if (wrong := course_token_refused(token, params)) is not None:
+                self.fail(where, wrong, "CK303")
                 return None
-            if token not in params["token_values"]:
-                self.fail(where / "token", f"unknown token '{token}'{did_you_mean(str(token), params['token_values'])}")
+            if (wrong := unknown_token(token, params)) is not None:
+                self.fail(where / "token", wrong)
                 return None
             if "value" in entry or "spice" in entry:
                 self.fail(where, "a course is an ingredient (value, spice) or a token, not both", "CK303")
                 return None
-            quality = params["token_values"][token]
+            quality = course_quality(token, params)
             return Course(kind, quality, (), token, quality)
         if "value" not in entry:
             self.fail(where, "missing required key 'value'")
@@ -1007,7 +947,7 @@ class RecordReader:
         spices = self.spices(params, kind, entry.get("spice"), params["spices_per_course"], where / "spice")
         if val is None or spices is None:
             return None
-        return Course(kind, val, spices, None, min(val * params["course_spice_factor"] ** len(spices), MAX_QUALITY))
+        return Course(kind, val, spices, None, course_quality(Ingredient(kind, val, spices), params))
 
 
 def pack_ids(value: Any, source: str) -> tuple[tuple[str, ...], list[Problem]]:

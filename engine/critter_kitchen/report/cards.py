@@ -46,7 +46,7 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
     if "text" in card.data:
         lines += ["", " ".join(str(card.data["text"]).split())]
     if card.requires:
-        lines += ["", f"Requires: {', '.join(card.requires)} (left to right; the Hold token covers the last)"]
+        lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset)})"]
     if card.parameters:
         lines += ["", "While in play:"]
         for name, value in card.parameters.items():
@@ -60,6 +60,21 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
             lines += ["", f"Stage {stage.name}: {stage.description}"]
             lines += [f"    {line}" for line in program_lines(stage.ast)]
     return lines
+
+
+def requirement_note(card: Card, ruleset: Ruleset) -> str:
+    """How a Challenge card's requirements are read, as the parameters in play for it say.
+
+    The card's own parameters win over the ruleset's (packs' rules cards included), so a
+    pack or card that turns the Hold token off gets no Hold sentence.
+    """
+    params = {**ruleset.base_params(), **card.parameters}
+    note = "left to right"
+    if len(set(card.requires)) < len(card.requires):
+        note += "; a type listed twice is two requirements"
+    if params.get("hold_covers_last"):
+        note += "; the Hold token covers the last"
+    return note
 
 
 def listing_text(ruleset: Ruleset) -> str:

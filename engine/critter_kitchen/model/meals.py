@@ -1,0 +1,189 @@
+"""The meal rules, written once: what makes a challenge meal or a critic course legal, and its quality.
+
+Every rule here reads the rule parameters in force (``params``: the ruleset's values as
+changed by the cards in play for one player) and already-read objects (an
+:class:`Ingredient`, a dict of token counts), never raw record data. The record reader
+calls these functions for every meal, and so may any other part of the program that
+asks whether a meal is legal (see :func:`critter_kitchen.check_meal`).
+
+Problem texts are what a record's author reads, so they name the card and the types.
+"""
+
+from __future__ import annotations
+
+from ..errors import did_you_mean
+from .game import Ingredient
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from .ruleset import Card
+
+MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
+
+
+def spice_matches(spice: str, kind: str, params: Mapping[str, Any]) -> bool:
+    """Whether ``spice`` may go on an ingredient (or course) of type ``kind``: its own or the wild spice."""
+    return spice == kind or spice == params["wild_spice"]
+
+
+def spice_problem(
+    kind: str, spices: Sequence[str], limit: int, params: Mapping[str, Any], types: Sequence[str]
+) -> str | None:
+    """Why these spices cannot all go on one ``kind`` ingredient taking at most ``limit``, or None.
+
+    ``types`` are the ruleset's ingredient types: a spice named after none of them is unknown.
+    """
+    if not spices:
+        return None
+    if len(spices) > limit:
+        return f"{len(spices)} spices on one ingredient; at most {limit} allowed"
+    for spice in spices:
+        if not spice_matches(spice, kind, params):
+            wild = params["wild_spice"]
+            known = (*types, wild)
+            if spice in known:
+                return f"{spice} spice does not match {kind}; use {kind} or {wild}"
+            return f"unknown spice '{spice}'{did_you_mean(spice, known)}"
+    return None
+
+
+def listed_slots(card: Card, held: bool, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The requirement slots a meal must cover, left to right: the card's printed requirements,
+    less the rightmost one when the Hold token is on the card and the rules let it cover one.
+
+    A type printed twice is two slots (``fish, fish``); the Hold token covers one slot only.
+    """
+    if held and params["hold_covers_last"] and card.requires:
+        return card.requires[:-1]
+    return card.requires
+
+
+def legality_problems(
+    card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any], held: bool
+) -> list[str]:
+    """Why a meal of these ingredients and tokens is not a legal meal for ``card``; empty when legal.
+
+    Every slot is covered by its own ingredient of its type or filled with tokens
+    (``tokens_per_missing_type`` per empty slot); spices are not looked at here.
+    """
+    listed = listed_slots(card, held, params)
+    slots: dict[str, int] = {}
+    for kind in listed:
+        slots[kind] = slots.get(kind, 0) + 1
+    served: dict[str, int] = {}
+    for ingredient in ingredients:
+        served[ingredient.type] = served.get(ingredient.type, 0) + 1
+    problems: list[str] = []
+    if params["only_listed_types"]:
+        for kind in served:
+            if kind not in slots:
+                problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
+    real = sum(n for kind, n in served.items() if kind in slots)
+    need = params["min_real_ingredients"]
+    if real < need:
+        used = [k for k, n in tokens.items() if n]
+        only = f"only {' and '.join(used)}" if used else "nothing served"
+        what = "no required ingredient" if need == 1 else f"fewer than {need} required ingredients"
+        problems.append(f"{what}, {only}")
+        return problems
+    empty = 0
+    missing: list[str] = []
+    for kind, n in slots.items():
+        short = n - served.get(kind, 0)
+        if short > 0:
+            empty += short
+            missing.append(kind if n == 1 else f"{short} of {n} {kind}")
+    needed: int = empty * params["tokens_per_missing_type"]
+    if needed:
+        fillers = sum(tokens.values())
+        if fillers < needed:
+            kinds = " or ".join(params["token_values"])
+            problems.append(f"missing {', '.join(missing)}: {needed} {kinds} needed to fill, {fillers} given")
+    return problems
+
+
+def ingredient_problems(ingredient: Ingredient, params: Mapping[str, Any], types: Sequence[str]) -> list[str]:
+    """Why ``ingredient`` (with its spices) cannot be part of a challenge meal; empty when it can."""
+    wrong = spice_problem(ingredient.type, ingredient.spices, params["spices_per_ingredient"], params, types)
+    return [wrong] if wrong is not None else []
+
+
+def meal_problems(
+    card: Card,
+    ingredients: Sequence[Ingredient],
+    tokens: dict[str, int],
+    params: Mapping[str, Any],
+    held: bool,
+    types: Sequence[str],
+) -> list[str]:
+    """Why this meal is not legal for ``card`` (``held``: the Hold token is on it); empty when legal.
+
+    Each ingredient's spices first (named by the ingredient), then the meal as a whole.
+    ``types`` are the ruleset's ingredient types, for naming unknown spices.
+    """
+    problems: list[str] = []
+    for ingredient in ingredients:
+        if ingredient.spices:
+            for wrong in ingredient_problems(ingredient, params, types):
+                problems.append(f"{ingredient.type} {ingredient.value}: {wrong}")
+    problems += legality_problems(card, ingredients, tokens, params, held)
+    return problems
+
+
+def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any]) -> int:
+    """A legal meal's quality: each ingredient's value times the spice factor per spice, plus token values."""
+    factor, values = params["spice_factor"], params["token_values"]
+    quality = 0
+    for ingredient in ingredients:
+        quality += ingredient.value * factor ** len(ingredient.spices)
+    for token, n in tokens.items():
+        quality += n * values[token]
+    return min(quality, MAX_QUALITY)
+
+
+def course_kind_problem(kind: str, params: Mapping[str, Any]) -> str | None:
+    """Why the critic meal has no ``kind`` course, or None."""
+    courses = params["course_types"]
+    return None if kind in courses else f"unknown course '{kind}'{did_you_mean(kind, courses)}"
+
+
+def course_token_refused(token: str, params: Mapping[str, Any]) -> str | None:
+    """Why no token may be served as a course under these rules, or None when tokens may."""
+    return None if params["tokens_fill_courses"] else f"{token} cannot fill a critic course"
+
+
+def unknown_token(token: str, params: Mapping[str, Any]) -> str | None:
+    """Why ``token`` names no token of these rules, or None."""
+    values = params["token_values"]
+    return None if token in values else f"unknown token '{token}'{did_you_mean(token, values)}"
+
+
+def course_problems(kind: str, served: Ingredient | str, params: Mapping[str, Any], types: Sequence[str]) -> list[str]:
+    """Why ``served`` (an ingredient of type ``kind``, or a token's name) cannot be the ``kind``
+    course of a critic meal; empty when it can."""
+    wrong = course_kind_problem(kind, params)
+    if wrong is None:
+        wrong = _served_course_problem(kind, served, params, types)
+    return [wrong] if wrong is not None else []
+
+
+def _served_course_problem(
+    kind: str, served: Ingredient | str, params: Mapping[str, Any], types: Sequence[str]
+) -> str | None:
+    if isinstance(served, str):
+        return course_token_refused(served, params) or unknown_token(served, params)
+    if served.type != kind:
+        return f"a {served.type} ingredient cannot be the {kind} course"
+    return spice_problem(kind, served.spices, params["spices_per_course"], params, types)
+
+
+def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
+    """A legal course's quality: a token's value, or the value times the course spice factor per spice."""
+    if isinstance(served, str):
+        value: int = params["token_values"][served]
+        return value
+    quality: int = served.value * params["course_spice_factor"] ** len(served.spices)
+    return min(quality, MAX_QUALITY)
