@@ -31,6 +31,9 @@ EXAMPLES = {
     "CK205": "stage 'critic.most_soup' is also replaced by card 'soup-a', and both can be in play",
     "CK206": "unknown parameter 'spice_factr'; did you mean 'spice_factor'?",
     "CK207": "unknown card 'fish-fanatik'; did you mean 'fish-fanatic'?",
+    "CK208": (
+        "quality(_, mushroom) after stage 'critic.rumors' is also set by card 'flat-menu', and both can be in play"
+    ),
     "CK301": "unknown critic card 'no-such-critic'",
     "CK302": "no required ingredient, only soup",
     "CK303": "soup cannot fill a critic course",

@@ -28,6 +28,7 @@ CODES: dict[str, str] = {
     "CK205": "conflicting stage changes",
     "CK206": "unknown parameter or wrong parameter value",
     "CK207": "reference to a missing card",
+    "CK208": "conflicting set effects",
     "CK301": "invalid game record",
     "CK302": "illegal meal",
     "CK303": "illegal critic course",
