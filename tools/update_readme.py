@@ -38,6 +38,9 @@ EXAMPLES = {
         "'best' already names a value of an enclosing block (line 7); "
         "a 'let' here would not change it there: choose another name"
     ),
+    "CK209": (
+        "quality(_, mushroom) after stage 'critic.rumors' is also set by card 'flat-menu', and both can be in play"
+    ),
     "CK301": "unknown critic card 'no-such-critic'",
     "CK302": "no required ingredient, only soup",
     "CK303": "soup cannot fill a critic course",

@@ -33,6 +33,7 @@ CODES: dict[str, str] = {
     "CK206": "unknown parameter or wrong parameter value",
     "CK207": "reference to a missing card",
     "CK208": "a name an enclosing block already gave",
+    "CK209": "conflicting set effects",
     "CK301": "invalid game record",
     "CK302": "illegal meal",
     "CK303": "illegal critic course",

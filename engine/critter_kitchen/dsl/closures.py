@@ -470,17 +470,16 @@ def _if(condition: Op, then: Op, orelse: Op | None) -> Fn:
     return branch
 
 
-_COMBINE: dict[str, Callable[[int, int], int]] = {"set": lambda old, new: new, "add": add, "multiply": mul}
-
-
 def _modify(name: str, how: str, args: tuple[Op, ...], value: Op) -> Fn:
-    setter = FUNCTIONS[name].setter
-    assert setter is not None
-    current, combine, amount = _call(name, args), _COMBINE[how], build(value)
-    fns = [build(a) for a in args]
+    # Recorded, not written: the hook point applies its changes in layers when it ends (changes.py).
+    from .changes import Change
+
+    fn = FUNCTIONS[name]
+    assert fn.setter is not None
+    amount, fns = build(value), [build(a) for a in args]
 
     def modify(f: Frame) -> None:
-        setter(f, bounded(combine(current(f), amount(f))), *[a(f) for a in fns])
+        f.game.changes.append(Change(how, fn, tuple([a(f) for a in fns]), bounded(amount(f)), f))
 
     return modify
 

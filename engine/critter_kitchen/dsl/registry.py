@@ -130,7 +130,7 @@ def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
     "quality",
     "p:player t:ingredient",
     t.INT,
-    "quality of p's t course now (0 if not served); set, add and multiply change it",
+    "quality of p's t course as the hook point began (0 if not served); set, add and multiply change it",
     "{p}'s {t} course quality",
     setter=_set_quality,
 )
@@ -194,10 +194,10 @@ def _token_value(f: Any, p: Any) -> int:
     return total
 
 
-_attribute("stars", "p:player", t.INT, "stars p has so far", "{p}'s stars so far", "stars")
+_attribute("stars", "p:player", t.INT, "stars p had when the hook point began", "{p}'s stars so far", "stars")
 
 
-@_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s so far", "{p}'s stars from {s}")
+@_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s as the hook point began", "{p}'s stars from {s}")
 def _stage_stars(f: Any, p: Any, stage: str) -> int:
     return p.stage_stars.get(stage, 0)  # type: ignore[no-any-return]
 
@@ -422,15 +422,21 @@ STATEMENTS: dict[str, Statement] = {
         ),
         Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
         Statement(
-            "set", "set quality(P, T) to EXPR", "change a settable value for later stages", "set {target} to {value}"
+            "set",
+            "set quality(P, T) to EXPR",
+            "give a settable value a new value when the hook point ends (before its adds and multiplies)",
+            "set {target} to {value}",
         ),
         Statement(
-            "add", "add EXPR to quality(P, T)", "add to a settable value for later stages", "add {value} to {target}"
+            "add",
+            "add EXPR to quality(P, T)",
+            "add to a settable value when the hook point ends (after its sets, before its multiplies)",
+            "add {value} to {target}",
         ),
         Statement(
             "multiply",
             "multiply quality(P, T) by EXPR",
-            "multiply a settable value for later stages",
+            "multiply a settable value when the hook point ends (after its sets and adds)",
             "multiply {target} by {value}",
         ),
         Statement(

@@ -535,6 +535,7 @@ class _Loader:
                         "CK202",
                     )
         self.check_replacements(replacers)
+        self.check_sets()
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters
@@ -568,6 +569,74 @@ class _Loader:
                         f"stage '{stage}' is also replaced by card '{other.id}', and both can be in play",
                         "CK205",
                     )
+
+    def check_sets(self) -> None:
+        # Two set statements of one hook point that may give one quantity different values
+        # would make the result depend on which ran last; the rules make it a card pair's error.
+        rs = self.ruleset
+        setters: dict[tuple[str, str], list[tuple[Card, int | None, set[Target]]]] = {}
+        for stage in rs.stages:
+            targets = set_targets(stage.code.ops) if stage.code is not None else set()
+            if targets and stage.card in rs.cards:
+                setters.setdefault((stage.name, "body"), []).append((rs.cards[stage.card], None, targets))
+        for card in rs.cards.values():
+            for i, effect in enumerate(card.effects):
+                targets = set_targets(effect.code.ops) if effect.code is not None else set()
+                if targets and card.kind != RULES_KIND:
+                    point = "body" if effect.timing == "replace" else effect.timing
+                    setters.setdefault((effect.stage, point), []).append((card, i, targets))
+        for (stage_name, point), entries in setters.items():
+            for i, (card, index, targets) in enumerate(entries):
+                for other, other_index, other_targets in entries[:i]:
+                    shared = sorted(a for a in targets for b in other_targets if same_quantity(a, b))
+                    if shared and index is not None and self.can_meet(card, index, other, other_index):
+                        self.at(
+                            self.card_docs[card.id],
+                            ("effects", index, card.effects[index].timing),
+                            f"{target_text(shared[0])} {_POINT_WORDS[point]} stage '{stage_name}' is also set by card "
+                            f"'{other.id}', and both can be in play",
+                            "CK209",
+                        )
+
+    def can_meet(self, card: Card, index: int, other: Card, other_index: int | None) -> bool:
+        """Whether the two effects can run at one hook point of one game."""
+        rs = self.ruleset
+        if other_index is None:  # a stage body: it does not run when a card replaces the stage
+            return card.effects[index].timing != "replace"
+        if card.id == other.id:
+            return False  # one card's own effects: its own text decides (and scoring checks the values)
+        return not (card.kind == other.kind and card.kind in rs.single_kinds and not owns(rs, card.kind))
+
+
+Target = tuple[str, tuple[Any, ...]]  # a set statement's function and its arguments (None: not a constant)
+_POINT_WORDS = {"before": "before", "body": "at", "after": "after"}
+
+
+def set_targets(op: tuple[Any, ...]) -> set[Target]:
+    """What the set statements of a compiled program change: function and constant arguments."""
+    found: set[Target] = set()
+    if op[0] == "const":
+        return found
+    if op[0] == "modify" and op[2] == "set":
+        found.add((op[1], tuple(a[1] if a[0] == "const" else None for a in op[3])))
+    for part in op[1:]:
+        if type(part) is tuple and part and type(part[0]) is str:
+            found |= set_targets(part)
+        elif type(part) is tuple:
+            for item in part:
+                if type(item) is tuple and item and type(item[0]) is str:
+                    found |= set_targets(item)
+    return found
+
+
+def same_quantity(a: Target, b: Target) -> bool:
+    """Whether two set targets can be the same quantity: same function, no constant argument differs."""
+    return a[0] == b[0] and all(x is None or y is None or x == y for x, y in zip(a[1], b[1], strict=True))
+
+
+def target_text(target: Target) -> str:
+    name, args = target
+    return f"{name}({', '.join('_' if a is None else str(a) for a in args)})"
 
 
 def _unusable(e: OSError | ValueError) -> str:

@@ -159,7 +159,10 @@ class Game:
         self.table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
         self.rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
         self.awards: list[Award] = []
-        self.steps = 0  # steps of work effects have taken (see the budget in dsl/closures.py)
+        self.steps = 0  # steps of work effects have taken (see the budget in dsl/budget.py)
+        # What the running hook point has done, applied when it ends (see stages/runner.py):
+        self.changes: list[Any] = []  # set, add and multiply statements (dsl/changes.py)
+        self.unsettled: list[tuple[Player, Award]] = []  # awards whose stars players do not have yet
         self._groups = 0
         self._in_play: list[tuple[Card, Player | None]] | None = None
 
@@ -168,11 +171,22 @@ class Game:
         self._groups += 1
         group, stage, card = self._groups, frame.stage, frame.card.id
         tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
-        awards = self.awards
+        awards, unsettled = self.awards, self.unsettled
         for player in players:
-            player.stars += stars
-            player.stage_stars[stage] = player.stage_stars.get(stage, 0) + stars
-            awards.append(Award(player.name, stage, stars, card, reason, value, group, tied))
+            award = Award(player.name, stage, stars, card, reason, value, group, tied)
+            awards.append(award)
+            unsettled.append((player, award))
+
+    def settle_awards(self) -> None:
+        """Give the players the stars of the awards made at the hook point that just ended.
+
+        Until then ``stars`` and ``stage_stars`` read as the hook point began, so no effect
+        sees another's award made at the same hook point, whatever order they ran in.
+        """
+        for player, award in self.unsettled:
+            player.stars += award.stars
+            player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
+        self.unsettled = []
 
     def cards_in_play(self) -> list[tuple[Card, Player | None]]:
         """Cards whose effects apply, each with its owner, in the order their effects run.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..dsl.budget import charge
+from ..dsl.changes import ConflictingSet, apply_changes
 from ..dsl.closures import Frame
 from ..errors import EvaluationError, InputError, Problem
 from ..values import Value
@@ -59,16 +60,19 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
 
 
 def run_stages(game: Game, source: str = "") -> None:
-    """Run every stage of the ruleset on ``game``, recording awards and changing qualities."""
-    hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
-    in_play = game.cards_in_play()
-    for card, owner in in_play:
-        for effect in card.effects:
-            hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
-    rules = {c.id: c for c, _ in in_play if c.kind == game.ruleset.rules_kind}
+    """Run every stage of the ruleset on ``game``, recording awards and changing qualities.
+
+    Each stage has three hook points: its ``before`` effects, its body (or the card that
+    replaces it), its ``after`` effects. The effects of one hook point run in a canonical
+    order (card kind, card id, owner), never the record's, and read the game as the hook
+    point began; what they change is applied when it ends (see :func:`_end_hook_point`).
+    """
+    hooks = _hooks(game)
+    rules = {c.id: c for c, _ in game.cards_in_play() if c.kind == game.ruleset.rules_kind}
     for stage in game.ruleset.stages:
         for card, owner, code in hooks.get((stage.name, "before"), ()):
             _run(code, game, card, stage.name, owner)
+        _end_hook_point(game, source)
         replacing = hooks.get((stage.name, "replace"), [])
         if len(replacing) > 1:
             names = ", ".join(c.id for c, _, _ in replacing)
@@ -80,8 +84,39 @@ def run_stages(game: Game, source: str = "") -> None:
             _run(code, game, card, stage.name, owner)
         else:
             _run(stage.code, game, rules[stage.card], stage.name, None)
+        _end_hook_point(game, source)
         for card, owner, code in hooks.get((stage.name, "after"), ()):
             _run(code, game, card, stage.name, owner)
+        _end_hook_point(game, source)
+
+
+def _hooks(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
+    """The effects in play by (stage, timing), each list in canonical order: card kind, card id, owner."""
+    kinds = {game.ruleset.rules_kind: 0} | {k: i + 1 for i, k in enumerate(game.ruleset.card_kinds)}
+
+    def canonical(held: tuple[Card, Player | None]) -> tuple[int, str, int]:
+        card, owner = held
+        return kinds.get(card.kind, len(kinds)), card.id, owner.index if owner is not None else -1
+
+    in_play = sorted(game.cards_in_play(), key=canonical)
+    hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
+    for card, owner in in_play:
+        for effect in card.effects:
+            hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
+    return hooks
+
+
+def _end_hook_point(game: Game, source: str) -> None:
+    """Apply what the hook point's effects did: the stars of their awards, then their changes in layers."""
+    if game.unsettled:
+        game.settle_awards()
+    if not game.changes:
+        return
+    changes, game.changes = game.changes, []
+    try:
+        apply_changes(changes)
+    except ConflictingSet as e:
+        raise InputError([Problem(source, 0, 0, str(e), "CK209", where="cards")]) from None
 
 
 def _index(p: Player) -> int:
