@@ -141,6 +141,7 @@ class _Loader:
         self.ruleset = Ruleset(rules_kind=RULES_KIND)
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
+        self.card_stages: list[tuple[Document, int, Stage]] = []  # stages other cards declare, placed last
         self.sources: dict[str, PackSource] = {}  # pack folder -> its files
         self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
@@ -177,6 +178,7 @@ class _Loader:
         for pack, doc in kinds:
             if doc.data.get("kind") != RULES_KIND:
                 self.read_card(pack, doc)
+        self.place_card_stages()
         self.compile_all()
         return self.ruleset
 
@@ -445,6 +447,64 @@ class _Loader:
             if ast is not None:
                 effects.append(Effect(timing, spec[timing], ast))
         card.effects = tuple(effects)
+        for i, spec in enumerate(data.get("stages", [])):
+            ast = self.parse_dsl(doc, ("stages", i, "do"))
+            self.card_stages.append((doc, i, Stage(spec["id"], spec.get("description", ""), card.id, ast)))
+
+    def place_card_stages(self) -> None:
+        """Put the stages cards other than rules cards declare into the stage order.
+
+        Such a stage is new (it replaces no stage) and may be placed before or after
+        another card's stage, whichever file was read first: each pass places every stage
+        whose anchor is placed, until a pass places none.
+        """
+        waiting = [entry for entry in self.card_stages if self.is_new_stage(*entry)]
+        while waiting:
+            left = [entry for entry in waiting if not self.place_card_stage(*entry)]
+            if len(left) == len(waiting):
+                break
+            waiting = left
+        pending = {stage.name for _, _, stage in waiting}
+        for doc, i, stage in waiting:
+            key = "before" if "before" in doc.data["stages"][i] else "after"
+            anchor = doc.data["stages"][i][key]
+            names = self.ruleset.stage_names()
+            message = (
+                f"stage '{stage.name}' cannot go {key} stage '{anchor}': their places depend on each other"
+                if anchor in pending
+                else f"unknown stage '{anchor}'{did_you_mean(anchor, names)}"
+            )
+            self.at(doc, ("stages", i, key), message, "CK204")
+
+    def is_new_stage(self, doc: Document, i: int, stage: Stage) -> bool:
+        """Whether no rules card and no declaration read earlier names a stage so (else a problem)."""
+        first_doc, first_i, first = next(e for e in self.card_stages if e[2].name == stage.name)
+        if stage.name in self.ruleset.stage_names():
+            message = (
+                f"stage '{stage.name}' already exists; only a rules card may replace a stage, "
+                f"other cards hook 'replace: {stage.name}'"
+            )
+        elif first is not stage:
+            line = first_doc.mark(("stages", first_i, "id")).line
+            message = f"stage '{stage.name}' is also declared by card '{first.card}' ({first_doc.path}:{line})"
+        else:
+            return True
+        self.at(doc, ("stages", i, "id"), message, "CK205")
+        return False
+
+    def place_card_stage(self, doc: Document, i: int, stage: Stage) -> bool:
+        """Place one card's stage if its anchor is placed; whether it is placed."""
+        spec, stages = doc.data["stages"][i], self.ruleset.stages
+        names = [s.name for s in stages]
+        if "before" in spec or "after" in spec:
+            key = "before" if "before" in spec else "after"
+            if spec[key] not in names:
+                return False
+            stages.insert(names.index(spec[key]) + (key == "after"), stage)
+        else:
+            stages.append(stage)
+        self.stage_sources[stage.name] = (doc, ("stages", i, "do"))
+        return True
 
     def new_card(self, pack: Pack, doc: Document) -> Card | None:
         data = doc.data
@@ -498,8 +558,9 @@ class _Loader:
         shared = self.vocabulary(owned=False)
         for stage in rs.stages:
             if stage.ast is not None:
-                doc = self.card_docs[stage.card]
-                stage.code = self.compiled(doc, compile_program(stage.ast, shared))
+                card = rs.cards[stage.card]
+                vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
+                stage.code = self.compiled(self.card_docs[card.id], compile_program(stage.ast, vocab))
         base_doc = self.card_docs.get(self.base_rules_id())
         for tb in rs.tiebreaks:
             if base_doc is not None:
@@ -512,7 +573,7 @@ class _Loader:
                 continue
             vocab = self.vocabulary(owned=owns(rs, card.kind))
             for i, effect in enumerate(card.effects):
-                if effect.stage in rs.removed_stages:
+                if effect.stage in rs.removed_stages and effect.stage not in stages:
                     continue  # a pack removed the stage: effects hooked to it never run
                 if effect.stage not in stages:
                     self.at(

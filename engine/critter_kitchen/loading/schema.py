@@ -69,7 +69,7 @@ def engine_fields() -> Any:
 
     card = json.loads(read_regular(shipped("card"), MAX_FILE_BYTES))
     challenge = json.loads(read_regular(shipped("challenge"), MAX_FILE_BYTES))
-    fields = {name: card["properties"][name] for name in ("id", "name", "parameters", "effects")}
+    fields = {name: card["properties"][name] for name in ("id", "name", "parameters", "effects", "stages")}
     fields.update(kind={"type": "string"}, requires=challenge["properties"]["requires"])
     return Draft202012Validator({"type": "object", "properties": fields, "required": ["id", "kind", "name"]})
 

@@ -159,6 +159,7 @@ class Game:
         self.table_cards: tuple[Card, ...] = ()  # cards in play for everyone: the critic, the rumors, ...
         self.rivals: tuple[Player, ...] = ()  # automated players: ranked with the others, never scored by stages
         self.awards: list[Award] = []
+        self.stages_run: list[str] = []  # stages whose body (or the card replacing it) ran, in order
         self.steps = 0  # steps of work effects have taken (see the budget in dsl/budget.py)
         # What the running hook point has done, applied when it ends (see stages/runner.py):
         self.changes: list[Any] = []  # set, add and multiply statements (dsl/changes.py)

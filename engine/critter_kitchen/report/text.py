@@ -15,7 +15,8 @@ from ..stages.runner import Result
 def result_text(result: Result, *, explain: bool = False) -> str:
     game = result.game
     names = [escaped(p.name) for p in game.players]
-    stages = list(dict.fromkeys([*game.ruleset.stage_names(), *(a.stage for a in result.awards)]))
+    # A stage of a card not in play did not run: it gets no row (a stage of the rules always runs).
+    stages = list(dict.fromkeys([*game.stages_run, *(a.stage for a in result.awards)]))
     labels = [escaped(s) for s in stages]
     width = max(len("total"), *(shown_width(s) for s in labels))
     cols = [max(3, shown_width(n)) for n in names]

@@ -68,8 +68,11 @@ def run_stages(game: Game, source: str = "") -> None:
     point began; what they change is applied when it ends (see :func:`_end_hook_point`).
     """
     hooks = _hooks(game)
-    rules = {c.id: c for c, _ in game.cards_in_play() if c.kind == game.ruleset.rules_kind}
+    holders = _holders(game)
     for stage in game.ruleset.stages:
+        declared = holders.get(stage.card)
+        if declared is None:
+            continue  # the card that declares the stage is not in play: no such stage in this game
         for card, owner, code in hooks.get((stage.name, "before"), ()):
             _run(code, game, card, stage.name, owner)
         _end_hook_point(game, source)
@@ -83,11 +86,23 @@ def run_stages(game: Game, source: str = "") -> None:
             card, owner, code = replacing[0]
             _run(code, game, card, stage.name, owner)
         else:
-            _run(stage.code, game, rules[stage.card], stage.name, None)
+            for card, owner in declared:  # a held card's stage runs once for each player holding it
+                _run(stage.code, game, card, stage.name, owner)
+        game.stages_run.append(stage.name)
         _end_hook_point(game, source)
         for card, owner, code in hooks.get((stage.name, "after"), ()):
             _run(code, game, card, stage.name, owner)
         _end_hook_point(game, source)
+
+
+def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
+    """Card id -> the card with each of its owners (None on the table), for every card in play."""
+    holders: dict[str, list[tuple[Card, Player | None]]] = {}
+    for card, owner in game.cards_in_play():
+        held = holders.setdefault(card.id, [])
+        if (card, owner) not in held:
+            held.append((card, owner))
+    return holders
 
 
 def _hooks(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
