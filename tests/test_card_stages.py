@@ -37,8 +37,8 @@ def rules():
     return load_ruleset([CARD_STAGES])
 
 
-def record(*, critic=None, rumors=(), tip_jar=None, ana_fish=4):
-    players = [{"name": name, **({"restaurateur": "tip-jar"} if name == tip_jar else {})} for name in ("Ana", "Ben")]
+def record(*, critic=None, rumors=(), tip_jar=(), ana_fish=4):
+    players = [{"name": name, **({"restaurateur": "tip-jar"} if name in tip_jar else {})} for name in ("Ana", "Ben")]
     cards = {"challenges": {"round3": ROUND3, "round6": ROUND6}, "rumors": list(rumors)}
     if critic:
         cards["critic"] = critic
@@ -117,7 +117,7 @@ def test_a_rumor_hooked_to_a_stage_whose_card_is_not_in_play_does_nothing(rules)
 
 
 def test_a_held_cards_stage_runs_once_for_its_holder_as_owner(rules):
-    result = score_record(record(tip_jar="Ana", ana_fish=14), rules)
+    result = score_record(record(tip_jar=("Ana",), ana_fish=14), rules)
     tips = [a for a in result_json(result)["awards"] if a["stage"] == "critic.tips"]
     assert tips == [{"player": "Ana", "stage": "critic.tips", "stars": 1, "card": "tip-jar", "reason": "tips"}]
     table = rows(result)
@@ -126,7 +126,7 @@ def test_a_held_cards_stage_runs_once_for_its_holder_as_owner(rules):
 
 
 def test_a_stage_placed_after_another_cards_stage_runs_after_it(rules):
-    result = score_record(record(tip_jar="Ana", ana_fish=14, rumors=["encore"]), rules)
+    result = score_record(record(tip_jar=("Ana",), ana_fish=14, rumors=["encore"]), rules)
     table = rows(result)
     assert list(table) == [*BASE_ROWS[:7], "critic.tips", "critic.encore", "critic.final_quality"]
     assert table["critic.encore"] == ["1", "0"]
@@ -134,7 +134,7 @@ def test_a_stage_placed_after_another_cards_stage_runs_after_it(rules):
 
 def test_a_stage_that_ran_without_an_award_still_has_its_row(rules):
     # Ana's 6 quality earns no tip, but the Tip Jar is in play and its stage ran.
-    result = score_record(record(tip_jar="Ana"), rules)
+    result = score_record(record(tip_jar=("Ana",)), rules)
     assert rows(result)["critic.tips"] == ["0", "0"]
 
 
