@@ -1,0 +1,230 @@
+"""The meal planner: brute force over every assignment agrees with it, and its plans score as planned."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from critter_kitchen import Ingredient, InputError, check_meal, load_ruleset, rule_parameters, score_record
+from critter_kitchen.loading.yamlpos import parse
+from critter_kitchen.plan import question
+from critter_kitchen.plan.output import plan_json, plan_record, plan_text
+from critter_kitchen.plan.search import plan_round
+
+BASE_CHALLENGES = ["harbor-stew", "garden-gratin", "farmhouse-pie", "forest-risotto", "sunday-roast", "toasted-cheese"]
+ALC_CHALLENGES = ["tofu-stir-fry", "market-breakfast", "street-skewers", "garden-gratin", "sunday-roast", "harbor-stew"]
+
+
+@pytest.fixture(scope="module")
+def alc():
+    from critter_kitchen.api import packs_for
+
+    return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
+
+
+def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: list[str]) -> dict:
+    """A small pantry for round3: up to 3 ingredients of the cards' types, a spice, a soup and a bisque."""
+    cards = rng.sample(challenges, 3)
+    kinds = sorted({k for c in cards for k in ruleset.cards[c].requires})
+    ingredients = [{"type": rng.choice(kinds), "value": rng.randint(1, 8)} for _ in range(rng.randint(1, 3))]
+    spices = [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 1))]
+    pantry = {
+        "for": "round3",
+        "cards": {"challenges": {"round3": cards}},
+        "player": {"name": "Ana"},
+        "pantry": {
+            "ingredients": ingredients,
+            "spices": spices,
+            "soup": rng.randint(0, 2),
+            "bisque": rng.randint(0, 1),
+        },
+    }
+    if packs:
+        pantry["packs"] = packs
+    return pantry
+
+
+def game_record(pantry: dict, challenges: list[str], meals: dict) -> dict:
+    """A two-player game record with Ana's meals for round3 (the second player serves none)."""
+    round3 = pantry["cards"]["challenges"]["round3"]
+    round6 = [c for c in challenges if c not in round3][:3]
+    record = {
+        "players": [{"name": "Ana"}, {"name": "Bo"}],
+        "cards": {"challenges": {"round3": round3, "round6": round6}},
+        "challenge_meals": {"round3": {"Ana": meals}},
+    }
+    if "packs" in pantry:
+        record["packs"] = pantry["packs"]
+    return record
+
+
+def ana_stars(record: dict, ruleset) -> int:
+    result = score_record(record, ruleset)
+    return sum(a.stars for a in result.awards if a.player == "Ana")
+
+
+def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int, int]:
+    """The best (stars, unused value, -tokens spent) over every assignment of every item to a card or to none."""
+    cards = [ruleset.cards[c] for c in pantry["cards"]["challenges"]["round3"]]
+    params = rule_parameters(ruleset)
+    items = pantry["pantry"]
+    ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
+    spices = items["spices"]
+    legal: dict = {}
+    scored: dict = {}
+    best = None
+    token_splits = {
+        name: [s for s in itertools.product(range(items[name] + 1), repeat=3) if sum(s) <= items[name]]
+        for name in ("soup", "bisque")
+    }
+    for where in itertools.product(range(4), repeat=len(ingredients)):  # 3: unused
+        for spice_on in itertools.product(range(len(ingredients) + 1), repeat=len(spices)):
+            spiced = [
+                Ingredient(kind, value, tuple(s for s, on in zip(spices, spice_on, strict=True) if on == i))
+                for i, (kind, value) in enumerate(ingredients)
+            ]
+            if any(on < len(ingredients) and where[on] == 3 for on in spice_on):
+                continue  # a spice on an unused ingredient is simply an unused spice
+            for soup, bisque in itertools.product(token_splits["soup"], token_splits["bisque"]):
+                meals = {}
+                ok = True
+                for c, card in enumerate(cards):
+                    served = [spiced[i] for i in range(len(ingredients)) if where[i] == c]
+                    tokens = {"soup": soup[c], "bisque": bisque[c]}
+                    if not served and not any(tokens.values()):
+                        continue
+                    key = (c, tuple((i.type, i.value, i.spices) for i in served), soup[c], bisque[c])
+                    if key not in legal:
+                        problems, _ = check_meal(ruleset, card, served, tokens, params, held=c == 2)
+                        legal[key] = not problems
+                    if not legal[key]:
+                        ok = False
+                        break
+                    meals[card.id] = {
+                        "ingredients": [
+                            {"type": i.type, "value": i.value, **({"spice": i.spices[0]} if i.spices else {})}
+                            for i in served
+                        ],
+                        **tokens,
+                    }
+                if not ok:
+                    continue
+                text = json.dumps(meals, sort_keys=True)
+                if text not in scored:
+                    scored[text] = ana_stars(game_record(pantry, challenges, meals), ruleset)
+                unused = sum(v for (_, v), w in zip(ingredients, where, strict=True) if w == 3)
+                key3 = (scored[text], unused, -(sum(soup) + sum(bisque)))
+                best = key3 if best is None or key3 > best else best
+    assert best is not None
+    return best
+
+
+def planned(pantry: dict, ruleset, challenges: list[str]) -> tuple[tuple[int, int, int], dict]:
+    plan = plan_round(question(pantry, ruleset))
+    assert plan.optimal
+    record = game_record(pantry, challenges, plan_record(plan)["challenge_meals"]["round3"]["Ana"])
+    # The plan is legal as a game record (score_record raises on any illegal meal) and scores as planned.
+    assert ana_stars(record, ruleset) - ana_stars(game_record(pantry, challenges, {}), ruleset) == plan.stars
+    return (plan.stars, plan.unused_value, -plan.tokens_spent), plan_json(plan)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_base_planner_equals_brute_force(base, seed):
+    pantry = random_pantry(random.Random(seed), base, BASE_CHALLENGES, [])
+    got, _ = planned(pantry, base, BASE_CHALLENGES)
+    assert got == brute_force(pantry, base, BASE_CHALLENGES)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_la_carte_planner_equals_brute_force(alc, seed):
+    pantry = random_pantry(random.Random(1000 + seed), alc, ALC_CHALLENGES, ["a-la-carte"])
+    got, _ = planned(pantry, alc, ALC_CHALLENGES)
+    assert got == brute_force(pantry, alc, ALC_CHALLENGES)
+
+
+WORKED = """\
+for: round3
+cards:
+  challenges: {round3: [harbor-stew, forest-risotto, farmhouse-pie]}
+player: {name: Ana}
+pantry:
+  ingredients: [{type: carrot, value: 5}, {type: fish, value: 3}, {type: mushroom, value: 4}, {type: cheese, value: 6}]
+  spices: [carrot, allspice]
+  soup: 2
+  bisque: 1
+"""
+
+
+def test_worked_example(base):
+    plan = plan_round(question(parse("ana.yaml", WORKED).data, base))
+    assert plan_json(plan) == {
+        "for": "round3",
+        "optimal": True,
+        "stars": 4,
+        "meals": {
+            "harbor-stew": {
+                "ingredients": [
+                    {"type": "carrot", "value": 5, "spice": "carrot"},
+                    {"type": "fish", "value": 3, "spice": "allspice"},
+                ],
+                "soup": 2,
+                "bisque": 1,
+                "quality": 21,
+                "stars": 4,
+            },
+        },
+        "left": {
+            "ingredients": [{"type": "mushroom", "value": 4}, {"type": "cheese", "value": 6}],
+            "spices": [],
+            "soup": 0,
+            "bisque": 0,
+        },
+        "keep": None,
+    }
+    assert plan_text(plan) == (
+        "Ana, round3: 4 stars\n"
+        "  Harbor Stew: carrot 5 + carrot spice, fish 3 + allspice spice, 2 soup, 1 bisque -> quality 21, 4 stars\n"
+        "  Forest Risotto: no meal\n"
+        "  Farmhouse Pie: no meal\n"
+        "  left: mushroom 4, cheese 6"
+    )
+
+
+def problems_of(text: str, ruleset) -> list[str]:
+    with pytest.raises(InputError) as e:
+        question(parse("p.yaml", text).data, ruleset, source="p.yaml", document=parse("p.yaml", text))
+    return [p.format() for p in e.value.problems]
+
+
+def test_pantry_problems_are_located(base):
+    text = WORKED.replace("{type: fish, value: 3}", "{type: fsh, value: 0, colour: red}").replace(
+        "[carrot, allspice]", "[carrot, nutmeg]"
+    )
+    assert problems_of(text + "extra: 1\n", base) == [
+        "p.yaml:10:1: extra: unknown key 'extra'",
+        "p.yaml:6:65: pantry.ingredients[1].colour: unknown key 'colour'",
+        "p.yaml:6:50: pantry.ingredients[1].type: unknown ingredient type 'fsh'; did you mean 'fish'?",
+        "p.yaml:6:62: pantry.ingredients[1].value: expected a positive whole number up to 1000000, got 0",
+        "p.yaml:7:20: pantry.spices[1]: unknown spice 'nutmeg'",
+    ]
+
+
+def test_pantry_cards_and_round_are_checked(base):
+    text = WORKED.replace("for: round3", "for: round4")
+    assert problems_of(text, base) == ["p.yaml:1:6: for: expected one of round3, round6, critic, got 'round4'"]
+    text = WORKED.replace("farmhouse-pie]", "farmhouse-pie, sunday-roast]").replace(
+        "{name: Ana}", "{name: Ana, restaurateur: harbour-master}"
+    )
+    assert problems_of(text, base) == [
+        "p.yaml:3:24: cards.challenges.round3: 4 challenge cards; each challenge round reveals 3",
+        "p.yaml:4:35: player.restaurateur: unknown restaurateur card 'harbour-master'; did you mean 'harbor-master'?",
+    ]
+
+
+def test_pantry_names_its_packs(base):
+    assert problems_of("packs: [a-la-carte]\n" + WORKED, base) == [
+        "p.yaml:1:9: packs[0]: this record needs pack 'a-la-carte'; load it with --pack a-la-carte"
+    ]
