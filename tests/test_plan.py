@@ -66,8 +66,9 @@ def ana_stars(record: dict, ruleset) -> int:
     return sum(a.stars for a in result.awards if a.player == "Ana")
 
 
-def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int, int]:
-    """The best (stars, unused value, -tokens spent) over every assignment of every item to a card or to none."""
+def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int, int, int]:
+    """The best (stars, unused value, -tokens spent, spices left) over every assignment of each item
+    to a card or to none."""
     cards = [ruleset.cards[c] for c in pantry["cards"]["challenges"]["round3"]]
     params = rule_parameters(ruleset)
     items = pantry["pantry"]
@@ -116,19 +117,20 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
                 if text not in scored:
                     scored[text] = ana_stars(game_record(pantry, challenges, meals), ruleset)
                 unused = sum(v for (_, v), w in zip(ingredients, where, strict=True) if w == 3)
-                key3 = (scored[text], unused, -(sum(soup) + sum(bisque)))
+                spices_left = sum(1 for on in spice_on if on == len(ingredients))
+                key3 = (scored[text], unused, -(sum(soup) + sum(bisque)), spices_left)
                 best = key3 if best is None or key3 > best else best
     assert best is not None
     return best
 
 
-def planned(pantry: dict, ruleset, challenges: list[str]) -> tuple[tuple[int, int, int], dict]:
+def planned(pantry: dict, ruleset, challenges: list[str]) -> tuple[tuple[int, int, int, int], dict]:
     plan = plan_round(question(pantry, ruleset))
     assert plan.optimal
     record = game_record(pantry, challenges, plan_record(plan)["challenge_meals"]["round3"]["Ana"])
     # The plan is legal as a game record (score_record raises on any illegal meal) and scores as planned.
     assert ana_stars(record, ruleset) - ana_stars(game_record(pantry, challenges, {}), ruleset) == plan.stars
-    return (plan.stars, plan.unused_value, -plan.tokens_spent), plan_json(plan)
+    return (plan.stars, plan.unused_value, -plan.tokens_spent, len(plan.left_spices)), plan_json(plan)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -228,3 +230,73 @@ def test_pantry_names_its_packs(base):
     assert problems_of("packs: [a-la-carte]\n" + WORKED, base) == [
         "p.yaml:1:9: packs[0]: this record needs pack 'a-la-carte'; load it with --pack a-la-carte"
     ]
+
+
+ALC_PANTRY = """\
+packs: [a-la-carte]
+for: round6
+cards:
+  challenges: {round6: [tofu-stir-fry, market-breakfast, street-skewers]}
+player: {name: Bo}
+pantry:
+  ingredients: [{type: tofu, value: 4}, {type: coffee, value: 6}, {type: fish, value: 5}, {type: bread, value: 2}]
+  spices: [allspice, coffee]
+  soup: 1
+  bisque: 1
+"""
+
+
+def run_plan(capsys, *argv: str) -> tuple[int, str, str]:
+    from critter_kitchen.cli import main
+
+    status = main(["plan", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_command_plans_an_a_la_carte_round(tmp_path, capsys):
+    (tmp_path / "bo.yaml").write_text(ALC_PANTRY, encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"))
+    assert (status, err) == (0, "")
+    assert out == (
+        "Bo, round6: 3 stars\n"
+        "  Tofu Stir-Fry: no meal\n"
+        "  Market Breakfast: coffee 6 + allspice spice, bread 2, 1 soup -> quality 15, 2 stars\n"
+        "  Street Skewers: tofu 4, 1 bisque -> quality 7, 1 star\n"
+        "  left: fish 5, coffee spice\n"
+    )
+    status, out, _ = run_plan(capsys, str(tmp_path / "bo.yaml"), "--format", "record")
+    assert status == 0
+    assert out.startswith("challenge_meals:\n  round6:\n    Bo:\n      market-breakfast:\n")
+    status, out, _ = run_plan(capsys, str(tmp_path / "bo.yaml"), "--format", "json")
+    assert json.loads(out)["stars"] == 3
+
+
+def test_command_without_the_pack_reports_located_problems(tmp_path, capsys):
+    (tmp_path / "bo.yaml").write_text(ALC_PANTRY.replace("packs: [a-la-carte]\n", ""), encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"))
+    assert (status, out) == (1, "")
+    assert (
+        err.splitlines()[0]
+        == f"{tmp_path / 'bo.yaml'}:3:25: cards.challenges.round6[0]: unknown challenge card 'tofu-stir-fry'"
+    )
+    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"), "--pack", "a-la-carte", "--format", "json")
+    assert (status, json.loads(out)["stars"], err) == (0, 3, "")
+
+
+def test_command_prints_nothing_when_one_pantry_is_bad(tmp_path, capsys):
+    (tmp_path / "bo.yaml").write_text(ALC_PANTRY, encoding="utf-8")
+    (tmp_path / "bad.json").write_text('{"for": "round3", "cards": {}, "pantry": {}, "x": 1}', encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"), str(tmp_path / "bad.json"))
+    assert (status, out) == (1, "")
+    assert err.splitlines() == [
+        f"{tmp_path / 'bad.json'}:1:46: x: unknown key 'x'",
+        f"{tmp_path / 'bad.json'}:1:28: cards: missing required key 'challenges'",
+    ]
+
+
+def test_command_refuses_the_critic_meal_for_now(tmp_path, capsys):
+    (tmp_path / "bo.yaml").write_text(ALC_PANTRY.replace("for: round6", "for: critic"), encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"))
+    assert (status, out) == (1, "")
+    assert err == "critter-kitchen: critic: only challenge rounds can be planned yet, not the critic meal\n"

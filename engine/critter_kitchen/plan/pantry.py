@@ -113,7 +113,9 @@ class PantryReader(RecordReader):
 
     def round_cards(self, value: Any, kind: str, target: str | None, where: _Where) -> tuple[Card, ...]:
         """The planned round's challenge cards in reveal order (none is needed for the critic meal)."""
-        if value is None and target == CRITIC:
+        if value is None:
+            if target != CRITIC:
+                self.fail(_Where("cards"), f"missing required key '{CHALLENGES}'")
             return ()
         data = self.mapping(value, where) or {}
         rounds = self.rs.parameters["challenge_rounds"].value

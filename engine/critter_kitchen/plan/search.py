@@ -144,7 +144,7 @@ class _Search:
         self.limit = limit
         self.nodes = 0
         self.cut = False
-        self.best: tuple[tuple[int, int, int], tuple[PlannedMeal, ...]] | None = None
+        self.best: tuple[tuple[int, int, int, int], tuple[PlannedMeal, ...]] | None = None
         self.spice_limit: int = self.params["spices_per_ingredient"]
 
     def run(self) -> None:
@@ -185,7 +185,7 @@ class _Search:
         self, i: int, ingredients: Counts, spices: Counts, tokens: Counts, chosen: tuple[PlannedMeal, ...]
     ) -> None:
         if i == len(self.options):
-            self.judge(chosen, ingredients, tokens)
+            self.judge(chosen, ingredients, spices, tokens)
             return
         self.visit(i + 1, ingredients, spices, tokens, chosen)  # no meal for this card
         for picked, used_spices, given, meal in self.options[i]:
@@ -233,23 +233,27 @@ class _Search:
                 for tail in self.spicings(rest, left):
                     yield [Ingredient(kind, value, combo), *tail]
 
-    def judge(self, chosen: tuple[PlannedMeal, ...], ingredients: Counts, tokens: Counts) -> None:
+    def judge(self, chosen: tuple[PlannedMeal, ...], ingredients: Counts, spices: Counts, tokens: Counts) -> None:
         stars = self.scorer.stars(chosen)
         unused = sum(value * n for (_, value), n in ingredients.items())
         spent = sum(self.q.tokens.values()) - sum(tokens.values())
-        key = (stars, unused, -spent)
+        key = (stars, unused, -spent, sum(spices.values()))
         if self.best is None or key > self.best[0]:
             self.best = (key, chosen)
 
 
 def plan_round(question: Question, *, limit: int = NODE_LIMIT) -> Plan:
     """The plan for a challenge round that earns the most stars; ties to the most ingredient
-    value left unused, then to fewer tokens spent. ``optimal`` is False when ``limit`` meals
+    value left unused, then to fewer tokens spent, then to more spices left. ``optimal`` is False when ``limit`` meals
     were checked before the search ended: the plan is then the best found."""
+    if not question.challenges:
+        from ..errors import CritterError
+
+        raise CritterError(f"{question.target}: only challenge rounds can be planned yet, not the critic meal")
     search = _Search(question, limit)
     search.run()
     assert search.best is not None  # serving nothing is always a plan
-    (stars, _, _), chosen = search.best
+    (stars, *_), chosen = search.best
     meals = {m.card.id: m for m in chosen}
     for meal in chosen:
         meal.stars = search.scorer.stars((meal,))
