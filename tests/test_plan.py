@@ -25,7 +25,7 @@ def alc():
     return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
 
 
-def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: list[str]) -> dict:
+def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: list[str], held: tuple = ()) -> dict:
     """A small pantry for round3: up to 3 ingredients of the cards' types, a spice, a soup and a bisque."""
     cards = rng.sample(challenges, 3)
     kinds = sorted({k for c in cards for k in ruleset.cards[c].requires})
@@ -34,7 +34,7 @@ def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: lis
     pantry = {
         "for": "round3",
         "cards": {"challenges": {"round3": cards}},
-        "player": {"name": "Ana"},
+        "player": {"name": "Ana", **({"restaurateur": rng.choice(held)} if held and rng.random() < 0.7 else {})},
         "pantry": {
             "ingredients": ingredients,
             "spices": spices,
@@ -52,7 +52,7 @@ def game_record(pantry: dict, challenges: list[str], meals: dict) -> dict:
     round3 = pantry["cards"]["challenges"]["round3"]
     round6 = [c for c in challenges if c not in round3][:3]
     record = {
-        "players": [{"name": "Ana"}, {"name": "Bo"}],
+        "players": [pantry["player"], {"name": "Bo"}],
         "cards": {"challenges": {"round3": round3, "round6": round6}},
         "challenge_meals": {"round3": {"Ana": meals}},
     }
@@ -138,6 +138,39 @@ def test_base_planner_equals_brute_force(base, seed):
     pantry = random_pantry(random.Random(seed), base, BASE_CHALLENGES, [])
     got, _ = planned(pantry, base, BASE_CHALLENGES)
     assert got == brute_force(pantry, base, BASE_CHALLENGES)
+
+
+RESTAURATEURS = ("harbor-master", "spice-merchant", "the-collector", "the-forager", "grand-caterer", "lucky-cat")
+REPEATED_CHALLENGES = [
+    "test-fish-pie",
+    "test-fish-platter",
+    "river-chowder",
+    "harbor-stew",
+    "garden-gratin",
+    "toasted-cheese",
+]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_planner_equals_brute_force_with_restaurateurs(base, seed):
+    pantry = random_pantry(random.Random(500 + seed), base, BASE_CHALLENGES, [], RESTAURATEURS)
+    got, _ = planned(pantry, base, BASE_CHALLENGES)
+    assert got == brute_force(pantry, base, BASE_CHALLENGES)
+
+
+@pytest.fixture(scope="module")
+def repeated_no_hold():
+    from conftest import ROOT
+
+    return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_planner_equals_brute_force_with_repeated_requirements_and_no_hold(repeated_no_hold, seed):
+    rules = repeated_no_hold
+    pantry = random_pantry(random.Random(2000 + seed), rules, REPEATED_CHALLENGES, [], RESTAURATEURS)
+    got, _ = planned(pantry, rules, REPEATED_CHALLENGES)
+    assert got == brute_force(pantry, rules, REPEATED_CHALLENGES)
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -300,3 +333,34 @@ def test_command_refuses_the_critic_meal_for_now(tmp_path, capsys):
     status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"))
     assert (status, out) == (1, "")
     assert err == "critter-kitchen: critic: only challenge rounds can be planned yet, not the critic meal\n"
+
+
+def test_a_card_hooked_to_a_later_stage_changes_the_plan(base):
+    """Harbor Master's star for 3 fish in challenge meals makes spending two low fish worth it."""
+
+    def planned_text(held: dict) -> str:
+        pantry = {
+            "for": "round3",
+            "cards": {"challenges": {"round3": ["river-chowder", "smoked-platter", "harbor-stew"]}},
+            "player": {"name": "Ana", **held},
+            "pantry": {
+                "ingredients": [{"type": "fish", "value": v} for v in (6, 1, 1)] + [{"type": "mushroom", "value": 1}]
+            },
+        }
+        return plan_text(plan_round(question(pantry, base)))
+
+    assert planned_text({}).splitlines()[::3] == ["Ana, round3: 1 star", "  Harbor Stew: no meal"]
+    assert planned_text({}).splitlines()[1] == "  River Chowder: fish 6, mushroom 1 -> quality 7, 1 star"
+    assert planned_text({"restaurateur": "harbor-master"}).splitlines()[:2] == [
+        "Ana, round3: 2 stars",
+        "  River Chowder: fish 6, fish 1, fish 1, mushroom 1 -> quality 9, 2 stars",
+    ]
+
+
+def test_a_node_limit_says_the_plan_is_not_proved(base):
+    pantry = parse("ana.yaml", WORKED).data
+    cut = plan_round(question(pantry, base), limit=50)
+    full = plan_round(question(pantry, base))
+    assert (cut.optimal, full.optimal) == (False, True)
+    assert cut.stars <= full.stars
+    assert plan_json(cut)["optimal"] is False
