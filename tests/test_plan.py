@@ -328,11 +328,20 @@ def test_command_prints_nothing_when_one_pantry_is_bad(tmp_path, capsys):
     ]
 
 
-def test_command_refuses_the_critic_meal_for_now(tmp_path, capsys):
-    (tmp_path / "bo.yaml").write_text(ALC_PANTRY.replace("for: round6", "for: critic"), encoding="utf-8")
-    status, out, err = run_plan(capsys, str(tmp_path / "bo.yaml"))
-    assert (status, out) == (1, "")
-    assert err == "critter-kitchen: critic: only challenge rounds can be planned yet, not the critic meal\n"
+def test_command_plans_the_critic_meal(tmp_path, capsys):
+    (tmp_path / "ana.yaml").write_text(WORKED.replace("for: round3", "for: critic"), encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "ana.yaml"))
+    assert (status, err) == (0, "")
+    assert out == (
+        "Ana, critic meal: 7 stars, critic quality 29\n"
+        "  carrot: carrot 5 + carrot spice -> quality 10\n"
+        "  fish: fish 3 -> quality 3\n"
+        "  cheese: cheese 6 + allspice spice -> quality 12\n"
+        "  mushroom: mushroom 4 -> quality 4\n"
+        "  tokens kept: 1 bisque\n"
+    )
+    status, out, _ = run_plan(capsys, str(tmp_path / "ana.yaml"), "--format", "record")
+    assert out.startswith("critic_meals:\n  Ana:\n    courses:\n      carrot:\n        value: 5\n")
 
 
 def test_a_card_hooked_to_a_later_stage_changes_the_plan(base):
@@ -364,3 +373,124 @@ def test_a_node_limit_says_the_plan_is_not_proved(base):
     assert (cut.optimal, full.optimal) == (False, True)
     assert cut.stars <= full.stars
     assert plan_json(cut)["optimal"] is False
+
+
+def random_critic_pantry(rng: random.Random, ruleset, packs: list[str]) -> dict:
+    """A small critic pantry: up to 4 ingredients of a few course types, a spice or two, tokens."""
+    params = rule_parameters(ruleset)
+    kinds = rng.sample(list(params["course_types"]), 3)
+    critics = sorted(c.id for c in ruleset.cards.values() if c.kind == "critic")
+    held = sorted(c.id for c in ruleset.cards.values() if c.kind in ("restaurateur", "head-chef"))
+    player = {"name": "Ana"}
+    if rng.random() < 0.5:
+        card = ruleset.cards[rng.choice(held)]
+        player["restaurateur" if card.kind == "restaurateur" else "head_chef"] = card.id
+    pantry = {
+        "for": "critic",
+        "cards": {"critic": rng.choice(critics)},
+        "player": player,
+        "pantry": {
+            "ingredients": [{"type": rng.choice(kinds), "value": rng.randint(1, 9)} for _ in range(rng.randint(1, 4))],
+            "spices": [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 2))],
+            "soup": rng.randint(0, 2),
+            "bisque": rng.randint(0, 1),
+        },
+    }
+    if packs:
+        pantry["packs"] = packs
+    return pantry
+
+
+def critic_record(pantry: dict, challenges: list[str], meal: dict | None) -> dict:
+    record = {
+        "players": [pantry["player"], {"name": "Bo"}],
+        "cards": {"challenges": {"round3": challenges[:3], "round6": challenges[3:6]}, **pantry["cards"]},
+    }
+    if meal is not None:
+        record["critic_meals"] = {"Ana": meal}
+    if "packs" in pantry:
+        record["packs"] = pantry["packs"]
+    return record
+
+
+def ana_outcome(record: dict, ruleset) -> tuple[int, int]:
+    result = score_record(record, ruleset)
+    ana = next(s for s in result.standings if s.player.name == "Ana")
+    return ana.stars, ana.critic_quality
+
+
+def critic_brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int]:
+    """The best (stars, critic quality) over every critic meal: each ingredient as its type's course
+    or not, each spice on any ingredient or not, each token as a course (where allowed) or kept."""
+    params = rule_parameters(ruleset, [ruleset.cards[pantry["cards"]["critic"]]])
+    items = pantry["pantry"]
+    ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
+    spices = items["spices"]
+    courses = list(params["course_types"])
+    tokens = [name for name in ("soup", "bisque") for _ in range(items[name])]
+    baseline = ana_outcome(critic_record(pantry, challenges, None), ruleset)[0]
+    best = None
+    seen: set[str] = set()
+    for served in itertools.product((False, True), repeat=len(ingredients)):
+        kinds = [k for (k, _), s in zip(ingredients, served, strict=True) if s]
+        if len(kinds) != len(set(kinds)):
+            continue  # one course per type
+        for spice_on in itertools.product(range(len(ingredients) + 1), repeat=len(spices)):
+            if any(on < len(ingredients) and not served[on] for on in spice_on):
+                continue
+            # each token: kept (-1), or served as the course of a type no ingredient takes
+            free = [k for k in courses if k not in kinds]
+            for token_use in itertools.product(range(-1, len(free)), repeat=len(tokens)):
+                used = [free[u] for u in token_use if u >= 0]
+                if len(used) != len(set(used)):
+                    continue
+                meal_courses = {}
+                for i, ((kind, value), s) in enumerate(zip(ingredients, served, strict=True)):
+                    if s:
+                        on = [sp for sp, at in zip(spices, spice_on, strict=True) if at == i]
+                        meal_courses[kind] = {"value": value, **({"spice": on} if on else {})}
+                for token, u in zip(tokens, token_use, strict=True):
+                    if u >= 0:
+                        meal_courses[free[u]] = {"token": token}
+                kept = {
+                    name: sum(1 for t, u in zip(tokens, token_use, strict=True) if t == name and u < 0)
+                    for name in ("soup", "bisque")
+                }
+                meal = {"courses": meal_courses, **kept}
+                text = json.dumps(meal, sort_keys=True)
+                if text in seen:
+                    continue
+                seen.add(text)
+                try:
+                    stars, quality = ana_outcome(critic_record(pantry, challenges, meal), ruleset)
+                except InputError:
+                    continue  # an illegal course
+                key = (stars - baseline, quality)
+                best = key if best is None or key > best else best
+    assert best is not None
+    return best
+
+
+def critic_planned(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int]:
+    from critter_kitchen.plan.critic import critic_record as planned_record
+    from critter_kitchen.plan.critic import plan_critic
+
+    plan = plan_critic(question(pantry, ruleset))
+    assert plan.optimal
+    record = critic_record(pantry, challenges, planned_record(plan)["critic_meals"]["Ana"])
+    baseline = ana_outcome(critic_record(pantry, challenges, None), ruleset)[0]
+    stars, quality = ana_outcome(record, ruleset)  # legal as a record, and scores as planned
+    assert (stars - baseline, quality) == (plan.stars, plan.critic_quality)
+    return plan.stars, plan.critic_quality
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_base_critic_planner_equals_brute_force(base, seed):
+    pantry = random_critic_pantry(random.Random(3000 + seed), base, [])
+    assert critic_planned(pantry, base, BASE_CHALLENGES) == critic_brute_force(pantry, base, BASE_CHALLENGES)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_a_la_carte_critic_planner_equals_brute_force(alc, seed):
+    pantry = random_critic_pantry(random.Random(4000 + seed), alc, ["a-la-carte"])
+    assert critic_planned(pantry, alc, ALC_CHALLENGES) == critic_brute_force(pantry, alc, ALC_CHALLENGES)

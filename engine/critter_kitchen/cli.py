@@ -378,34 +378,39 @@ def cmd_plan(args: argparse.Namespace) -> int:
     """Plan every pantry, then print the plans; any bad pantry fails the command and nothing is printed."""
     from .loading.files import load_record
     from .plan import pantry_ruleset, question
+    from .plan.critic import CriticPlan, critic_json, critic_record, critic_text, plan_critic
     from .plan.output import plan_json, plan_record, plan_text
+    from .plan.pantry import CRITIC
     from .plan.search import plan_round
 
     problems: list[Problem] = []
-    plans = []
+    plans: list[Any] = []
     for name in args.pantries:
         try:
             document = load_record(name, name)
             ruleset = pantry_ruleset(document.data, args.pack, name)
-            plans.append(plan_round(question(document.data, ruleset, source=name, document=document)))
+            asked = question(document.data, ruleset, source=name, document=document)
+            plans.append(plan_critic(asked) if asked.target == CRITIC else plan_round(asked))
         except InputError as e:
             problems += e.problems
     if problems:
         raise InputError(problems)
     many = len(plans) > 1
     for name, plan in zip(args.pantries, plans, strict=True):
+        critic = isinstance(plan, CriticPlan)
         if args.format == "json":
-            data = plan_json(plan)
+            data = critic_json(plan) if critic else plan_json(plan)
             print(_json_out({"source": name, **data}) if many else _json_out(data, indent=2))
         elif args.format == "record":
             import yaml
 
             print(
-                ("# " + escaped(name) + "\n" if many else "") + yaml.safe_dump(plan_record(plan), sort_keys=False),
+                ("# " + escaped(name) + "\n" if many else "")
+                + yaml.safe_dump(critic_record(plan) if critic else plan_record(plan), sort_keys=False),
                 end="",
             )
         else:
-            print((f"== {escaped(name)}\n" if many else "") + plan_text(plan))
+            print((f"== {escaped(name)}\n" if many else "") + (critic_text(plan) if critic else plan_text(plan)))
     return EXIT_OK
 
 

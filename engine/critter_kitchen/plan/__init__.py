@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from ..loading.yamlpos import Document
     from ..model.ruleset import Ruleset
+    from .critic import CriticPlan
     from .pantry import Question
     from .search import Plan
 
@@ -44,8 +45,12 @@ def question(
     return read_pantry(rules, data, source, document)
 
 
-def plan(data: Any, ruleset: Ruleset | None = None, **options: Any) -> Plan:
-    """The best plan for a parsed pantry (see :func:`question` for the options)."""
+def plan(data: Any, ruleset: Ruleset | None = None, **options: Any) -> Plan | CriticPlan:
+    """The best plan for a parsed pantry, a challenge round or the critic meal (see
+    :func:`question` for the options)."""
+    from .critic import plan_critic
+    from .pantry import CRITIC
     from .search import plan_round
 
-    return plan_round(question(data, ruleset, **options))
+    asked = question(data, ruleset, **options)
+    return plan_critic(asked) if asked.target == CRITIC else plan_round(asked)

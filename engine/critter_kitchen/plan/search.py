@@ -249,7 +249,7 @@ def plan_round(question: Question, *, limit: int = NODE_LIMIT) -> Plan:
     if not question.challenges:
         from ..errors import CritterError
 
-        raise CritterError(f"{question.target}: only challenge rounds can be planned yet, not the critic meal")
+        raise CritterError(f"{question.target}: not a challenge round; plan the critic meal with plan_critic")
     search = _Search(question, limit)
     search.run()
     assert search.best is not None  # serving nothing is always a plan
