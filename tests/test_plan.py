@@ -297,6 +297,7 @@ def test_command_plans_an_a_la_carte_round(tmp_path, capsys):
         "  Market Breakfast: coffee 6 + allspice spice, bread 2, 1 soup -> quality 15, 2 stars\n"
         "  Street Skewers: tofu 4, 1 bisque -> quality 7, 1 star\n"
         "  left: fish 5, coffee spice\n"
+        "  keep: fish 5 (a critic meal of 1 star from these alone)\n"
     )
     status, out, _ = run_plan(capsys, str(tmp_path / "bo.yaml"), "--format", "record")
     assert status == 0
@@ -494,3 +495,37 @@ def test_base_critic_planner_equals_brute_force(base, seed):
 def test_a_la_carte_critic_planner_equals_brute_force(alc, seed):
     pantry = random_critic_pantry(random.Random(4000 + seed), alc, ["a-la-carte"])
     assert critic_planned(pantry, alc, ALC_CHALLENGES) == critic_brute_force(pantry, alc, ALC_CHALLENGES)
+
+
+def keep_of(pantry: dict, ruleset):
+    from critter_kitchen.plan.critic import plan_keep
+
+    plan = plan_round(question(pantry, ruleset))
+    return plan, plan_keep(plan.question, plan.left_ingredients, plan.left_spices)
+
+
+def test_keep_is_the_best_critic_meal_of_what_is_left(base):
+    plan, keep = keep_of(parse("ana.yaml", WORKED).data, base)
+    assert plan_json(plan, keep)["keep"] == {
+        "ingredients": [{"type": "cheese", "value": 6}, {"type": "mushroom", "value": 4}],
+        "spices": [],
+    }
+    assert (keep.critic.stars, plan_json(plan, keep)["optimal"]) == (3, True)
+    assert (
+        plan_text(plan, keep).splitlines()[-1]
+        == "  keep: cheese 6, mushroom 4 (a critic meal of 3 stars from these alone)"
+    )
+
+
+def test_keep_past_the_refrigeration_limit_is_not_proved(base):
+    kinds = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
+    pantry = {
+        "for": "round3",
+        "cards": {"challenges": {"round3": ["river-chowder", "mushroom-toast", "garden-gratin"]}},
+        "pantry": {"ingredients": [{"type": k, "value": 1} for k in kinds]},
+    }
+    plan, keep = keep_of(pantry, base)
+    assert len(keep.ingredients) + len(keep.spices) == 5  # the base limit after round 3
+    assert len(keep.critic.courses) > 5
+    assert plan_json(plan, keep)["optimal"] is False
+    assert plan_text(plan, keep).endswith("(not proved best)")

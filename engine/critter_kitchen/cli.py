@@ -378,7 +378,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     """Plan every pantry, then print the plans; any bad pantry fails the command and nothing is printed."""
     from .loading.files import load_record
     from .plan import pantry_ruleset, question
-    from .plan.critic import CriticPlan, critic_json, critic_record, critic_text, plan_critic
+    from .plan.critic import CriticPlan, critic_json, critic_record, critic_text, plan_critic, plan_keep
     from .plan.output import plan_json, plan_record, plan_text
     from .plan.pantry import CRITIC
     from .plan.search import plan_round
@@ -398,8 +398,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     many = len(plans) > 1
     for name, plan in zip(args.pantries, plans, strict=True):
         critic = isinstance(plan, CriticPlan)
+        keep = None if critic else plan_keep(plan.question, plan.left_ingredients, plan.left_spices)
         if args.format == "json":
-            data = critic_json(plan) if critic else plan_json(plan)
+            data = critic_json(plan) if critic else plan_json(plan, keep)
             print(_json_out({"source": name, **data}) if many else _json_out(data, indent=2))
         elif args.format == "record":
             import yaml
@@ -410,7 +411,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 end="",
             )
         else:
-            print((f"== {escaped(name)}\n" if many else "") + (critic_text(plan) if critic else plan_text(plan)))
+            print((f"== {escaped(name)}\n" if many else "") + (critic_text(plan) if critic else plan_text(plan, keep)))
     return EXIT_OK
 
 

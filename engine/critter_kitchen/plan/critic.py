@@ -185,3 +185,55 @@ def critic_text(plan: CriticPlan) -> str:
     kept = [f"{n} {name}" for name, n in plan.tokens.items() if n]
     lines.append(f"  tokens kept: {', '.join(kept) if kept else 'none'}")
     return "\n".join(lines)
+
+
+class Keep:
+    """What to keep after a challenge round: the ingredients and spices of the best critic
+    meal the items left can make, when they fit the refrigeration limit (``optimal``)."""
+
+    def __init__(
+        self, ingredients: list[tuple[str, int]], spices: list[str], critic: CriticPlan, optimal: bool
+    ) -> None:
+        self.ingredients = ingredients
+        self.spices = spices
+        self.critic = critic  # the critic meal they make
+        self.optimal = optimal
+
+
+def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_spices: list[str]) -> Keep | None:
+    """The items to keep under the refrigeration limit after ``question``'s round, or None when
+    the rules set no limit for that round.
+
+    The best critic meal of the items left (tokens are kept anyway) is planned; its
+    ingredients and spices are kept. When they are more than the limit, the ones of the
+    highest-quality courses are kept and the answer is not proved best.
+    """
+    from .pantry import CRITIC, Question
+
+    params = rule_parameters(question.ruleset, question.table, question.owned)
+    limit = params["refrigeration_limits"].get(question.target)
+    if limit is None:
+        return None
+    later = Question(
+        question.ruleset,
+        CRITIC,
+        (),
+        question.table,
+        question.name,
+        question.owned,
+        tuple(left_ingredients),
+        tuple(left_spices),
+        {name: 0 for name in question.tokens},  # the round's tokens left are kept without limit
+    )
+    critic = plan_critic(later)
+    ingredients: list[tuple[str, int]] = []
+    spices: list[str] = []
+    courses = sorted((c for c in critic.courses.values() if c.token is None), key=lambda c: -c.quality)
+    fits = True
+    for course in courses:
+        if len(ingredients) + len(spices) + 1 + len(course.spices) > limit:
+            fits = False
+            continue
+        ingredients.append((course.type, course.value))
+        spices.extend(course.spices)
+    return Keep(ingredients, spices, critic, fits and critic.optimal)

@@ -7,6 +7,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.game import Ingredient
+    from .critic import Keep
     from .search import Plan, PlannedMeal
 
 
@@ -30,17 +31,26 @@ def left_json(plan: Plan) -> dict[str, Any]:
     }
 
 
-def plan_json(plan: Plan) -> dict[str, Any]:
-    """``{"for", "optimal", "stars", "meals", "left", "keep"}``; ``keep`` is None until
-    refrigeration is planned."""
+def keep_json(keep: Keep | None) -> dict[str, Any] | None:
+    if keep is None:
+        return None
+    return {
+        "ingredients": [{"type": kind, "value": value} for kind, value in keep.ingredients],
+        "spices": list(keep.spices),
+    }
+
+
+def plan_json(plan: Plan, keep: Keep | None = None) -> dict[str, Any]:
+    """``{"for", "optimal", "stars", "meals", "left", "keep"}``; ``keep`` is None when not
+    planned (or the rules set no refrigeration limit); ``optimal`` covers it too."""
     meals = {cid: {**meal_record(m), "quality": m.quality, "stars": m.stars} for cid, m in plan.meals.items()}
     return {
         "for": plan.question.target,
-        "optimal": plan.optimal,
+        "optimal": plan.optimal and (keep is None or keep.optimal),
         "stars": plan.stars,
         "meals": meals,
         "left": left_json(plan),
-        "keep": None,
+        "keep": keep_json(keep),
     }
 
 
@@ -50,7 +60,7 @@ def plan_record(plan: Plan) -> dict[str, Any]:
     return {"challenge_meals": {plan.question.target: {plan.question.name: meals}}}
 
 
-def plan_text(plan: Plan) -> str:
+def plan_text(plan: Plan, keep: Keep | None = None) -> str:
     q = plan.question
     lines = [
         f"{q.name}, {q.target}: {plan.stars} star{'s' if plan.stars != 1 else ''}"
@@ -71,4 +81,12 @@ def plan_text(plan: Plan) -> str:
     left += [f"{s} spice" for s in plan.left_spices]
     left += [f"{n} {name}" for name, n in plan.left_tokens.items() if n]
     lines.append(f"  left: {', '.join(left) if left else 'nothing'}")
+    if keep is not None:
+        kept = [f"{kind} {value}" for kind, value in keep.ingredients] + [f"{s} spice" for s in keep.spices]
+        note = "" if keep.optimal else " (not proved best)"
+        lines.append(
+            f"  keep: {', '.join(kept) if kept else 'nothing'} "
+            f"(a critic meal of {keep.critic.stars} star{'s' if keep.critic.stars != 1 else ''} "
+            f"from these alone){note}"
+        )
     return "\n".join(lines)
