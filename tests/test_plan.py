@@ -529,3 +529,24 @@ def test_keep_past_the_refrigeration_limit_is_not_proved(base):
     assert len(keep.critic.courses) > 5
     assert plan_json(plan, keep)["optimal"] is False
     assert plan_text(plan, keep).endswith("(not proved best)")
+
+
+def test_a_large_pantry_stops_at_the_limit_with_a_legal_plan(base):
+    """The limit counts the plans scored as well as the meals checked, and serving nothing is
+    always a plan, so a pantry far too large for the exhaustive search still gets an answer."""
+    kinds = ["fish", "carrot", "bread", "mushroom", "cheese", "wine", "meat"]
+    pantry = {
+        "for": "round3",
+        "cards": {"challenges": {"round3": ["harbor-stew", "forest-risotto", "farmhouse-pie"]}},
+        "player": {"name": "Ana"},
+        "pantry": {
+            "ingredients": [{"type": kinds[i % 7], "value": 1 + i % 9} for i in range(40)],
+            "spices": ["allspice"] * 5,
+            "soup": 5,
+            "bisque": 5,
+        },
+    }
+    plan = plan_round(question(pantry, base), limit=2000)
+    assert (plan.optimal, plan.nodes) == (False, 2001)
+    record = game_record(pantry, BASE_CHALLENGES, plan_record(plan)["challenge_meals"]["round3"]["Ana"])
+    assert ana_stars(record, base) == plan.stars

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     Counts = dict[Any, int]
     _Option = tuple[Counts, Counts, dict[str, int], "PlannedMeal"]
 
-NODE_LIMIT = 200_000  # meals checked before the search stops and says it is not proved optimal
+NODE_LIMIT = 200_000  # meals checked and plans scored before the search stops and says it is not proved optimal
 
 
 class PlannedMeal:
@@ -154,6 +154,7 @@ class _Search:
         spices: Counts = {}
         for spice in self.q.spices:
             _add(spices, spice)
+        self.judge((), ingredients, spices, dict(self.q.tokens))  # serving nothing: a plan however soon a limit cuts
         cards = self.q.challenges
         # Each card's legal meals, checked once each from the whole pantry; the search then
         # picks at most one per card among those the items left still allow.
@@ -184,7 +185,13 @@ class _Search:
     def visit(
         self, i: int, ingredients: Counts, spices: Counts, tokens: Counts, chosen: tuple[PlannedMeal, ...]
     ) -> None:
+        if self.cut:
+            return
         if i == len(self.options):
+            self.nodes += 1  # a plan scored counts too: combinations, not only meals, can be many
+            if self.nodes > self.limit:
+                self.cut = True
+                return
             self.judge(chosen, ingredients, spices, tokens)
             return
         self.visit(i + 1, ingredients, spices, tokens, chosen)  # no meal for this card
