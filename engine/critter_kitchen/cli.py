@@ -90,6 +90,19 @@ def build_parser() -> argparse.ArgumentParser:
     _pack_option(packs, "list this pack folder too (repeatable)")
     packs.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     packs.set_defaults(run=cmd_packs)
+
+    plan = sub.add_parser(
+        "plan",
+        help="find a player's best legal meals from their pantry",
+        description="Plan a challenge round from pantry files (YAML or JSON): the legal meals that earn "
+        "the player the most stars as the engine scores them.",
+    )
+    plan.add_argument("pantries", nargs="+", metavar="PANTRY", help="a pantry file")
+    _pack_option(plan)
+    plan.add_argument(
+        "--format", choices=("text", "json", "record"), default="text", help="output format (default: text)"
+    )
+    plan.set_defaults(run=cmd_plan)
     return parser
 
 
@@ -356,6 +369,50 @@ def _read_stdin() -> Iterator[_Input]:
     stream = None if sys.stdin is None else getattr(sys.stdin, "buffer", None)
     for entry in read_stream(stream, "-"):
         yield _Input(entry.source, entry.data, entry.problems, entry.document)
+
+
+# plan
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """Plan every pantry, then print the plans; any bad pantry fails the command and nothing is printed."""
+    from .loading.files import load_record
+    from .plan import pantry_ruleset, question
+    from .plan.critic import CriticPlan, critic_json, critic_record, critic_text, plan_critic, plan_keep
+    from .plan.output import plan_json, plan_record, plan_text
+    from .plan.pantry import CRITIC
+    from .plan.search import plan_round
+
+    problems: list[Problem] = []
+    plans: list[Any] = []
+    for name in args.pantries:
+        try:
+            document = load_record(name, name)
+            ruleset = pantry_ruleset(document.data, args.pack, name)
+            asked = question(document.data, ruleset, source=name, document=document)
+            plans.append(plan_critic(asked) if asked.target == CRITIC else plan_round(asked))
+        except InputError as e:
+            problems += e.problems
+    if problems:
+        raise InputError(problems)
+    many = len(plans) > 1
+    for name, plan in zip(args.pantries, plans, strict=True):
+        critic = isinstance(plan, CriticPlan)
+        keep = None if critic else plan_keep(plan.question, plan.left_ingredients, plan.left_spices)
+        if args.format == "json":
+            data = critic_json(plan) if critic else plan_json(plan, keep)
+            print(_json_out({"source": name, **data}) if many else _json_out(data, indent=2))
+        elif args.format == "record":
+            import yaml
+
+            print(
+                ("# " + escaped(name) + "\n" if many else "")
+                + yaml.safe_dump(critic_record(plan) if critic else plan_record(plan), sort_keys=False),
+                end="",
+            )
+        else:
+            print((f"== {escaped(name)}\n" if many else "") + (critic_text(plan) if critic else plan_text(plan, keep)))
+    return EXIT_OK
 
 
 # cards

@@ -1,0 +1,239 @@
+"""The critic-meal planner: the courses, spices and kept tokens that earn a player the most
+stars at the critic meal, as the ruleset's stages award them to this player alone.
+
+Each course is judged by :func:`critter_kitchen.check_course`; each complete meal is scored
+by running the stages on a game holding only this player (rivals are unknown). The search
+is exhaustive over one choice per course type (an ingredient of that type with spices, a
+token where the rules allow, or nothing) and the tokens kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..api import check_course, rule_parameters
+from ..model.game import Course, Game, Ingredient, Player
+from ..stages.runner import run_stages
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from .pantry import Question
+
+    Counts = dict[Any, int]
+    Choice = tuple[Course, dict[str, int], dict[str, int]]  # the course, spices used, tokens used
+
+NODE_LIMIT = 200_000  # complete meals scored before the search stops and says it is not proved optimal
+
+
+class CriticPlan:
+    """The best critic meal found: its courses by type, the tokens kept, its stars and quality."""
+
+    def __init__(self, question: Question, courses: dict[str, Course], tokens: dict[str, int]) -> None:
+        self.question = question
+        self.courses = courses
+        self.tokens = tokens
+        self.stars = 0
+        self.critic_quality = 0
+        self.optimal = True
+
+
+class _CriticSearch:
+    def __init__(self, question: Question, limit: int) -> None:
+        self.q = question
+        rs = question.ruleset
+        self.table_params = rule_parameters(rs, question.table)
+        self.params = rule_parameters(rs, question.table, question.owned)
+        self.rounds = tuple(rs.parameters["challenge_rounds"].value)
+        self.limit = limit
+        self.scored = 0
+        self.cut = False
+        self.best: tuple[tuple[int, int], CriticPlan] | None = None
+        self.baseline = self.outcome({}, {})[0]
+
+    def outcome(self, courses: dict[str, Course], tokens: dict[str, int]) -> tuple[int, int]:
+        """This player's stars and critic quality in a game with only this critic meal."""
+        q = self.q
+        player = Player(q.name, 0)
+        player.owned = q.owned
+        player.tokens = dict(tokens)
+        order = q.ruleset.ingredient_types
+        fresh = {k: Course(c.type, c.value, c.spices, c.token, c.quality) for k, c in courses.items()}
+        player.serve({k: fresh[k] for k in order if k in fresh})
+        game = Game(q.ruleset, (player,), dict(self.table_params), {r: () for r in self.rounds})
+        game.challenges = {r: () for r in self.rounds}
+        game.table_cards = q.table
+        run_stages(game, "<plan>")
+        return player.stars, player.critic_quality()
+
+    def choices(self, kind: str, ingredients: Counts, spices: Counts, tokens: Counts) -> Iterator[Choice]:
+        """Every legal ``kind`` course from these items."""
+        limit: int = self.params["spices_per_course"]
+        names = [s for s, n in spices.items() if n > 0]
+        for (ing_kind, value), n in ingredients.items():
+            if ing_kind != kind or n == 0:
+                continue
+            for size in range(limit + 1):
+                for combo in itertools.combinations_with_replacement(names, size):
+                    need: Counts = {}
+                    for s in combo:
+                        need[s] = need.get(s, 0) + 1
+                    if any(k > spices[s] for s, k in need.items()):
+                        continue
+                    served = Ingredient(kind, value, combo)
+                    problems, quality = check_course(self.q.ruleset, kind, served, self.params)
+                    if not problems:
+                        yield Course(kind, value, combo, None, quality), need, {}
+        for token, n in tokens.items():
+            if n > 0:
+                problems, quality = check_course(self.q.ruleset, kind, token, self.params)
+                if not problems:
+                    yield Course(kind, quality, (), token, quality), {}, {token: 1}
+
+    def run(self) -> None:
+        ingredients: Counts = {}
+        for item in self.q.ingredients:
+            ingredients[item] = ingredients.get(item, 0) + 1
+        spices: Counts = {}
+        for s in self.q.spices:
+            spices[s] = spices.get(s, 0) + 1
+        kinds = list(self.params["course_types"])
+        self.visit(kinds, 0, ingredients, spices, dict(self.q.tokens), {})
+
+    def visit(
+        self, kinds: list[str], i: int, ingredients: Counts, spices: Counts, tokens: Counts, courses: dict[str, Course]
+    ) -> None:
+        if self.cut:
+            return
+        if i == len(kinds):
+            self.judge(courses, tokens)
+            return
+        kind = kinds[i]
+        self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
+        for course, used_spices, used_tokens in list(self.choices(kind, ingredients, spices, tokens)):
+            left_ingredients = dict(ingredients)
+            if course.token is None:
+                left_ingredients[(kind, course.value)] -= 1
+            left_spices = {s: n - used_spices.get(s, 0) for s, n in spices.items()}
+            left_tokens = {t: n - used_tokens.get(t, 0) for t, n in tokens.items()}
+            self.visit(kinds, i + 1, left_ingredients, left_spices, left_tokens, {**courses, kind: course})
+
+    def judge(self, courses: dict[str, Course], tokens: Counts) -> None:
+        names = list(tokens)
+        for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
+            self.scored += 1
+            if self.scored > self.limit:
+                self.cut = True
+                return
+            held = dict(zip(names, kept, strict=True))
+            stars, quality = self.outcome(courses, held)
+            key = (stars - self.baseline, quality)
+            if self.best is None or key > self.best[0]:
+                self.best = (key, CriticPlan(self.q, dict(courses), held))
+
+
+def plan_critic(question: Question, *, limit: int = NODE_LIMIT) -> CriticPlan:
+    """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
+    is False when ``limit`` meals were scored before the search ended."""
+    search = _CriticSearch(question, limit)
+    search.run()
+    assert search.best is not None  # serving nothing is always a meal
+    (stars, quality), plan = search.best
+    plan.stars, plan.critic_quality, plan.optimal = stars, quality, not search.cut
+    return plan
+
+
+def critic_json(plan: CriticPlan) -> dict[str, Any]:
+    """``{"for": "critic", "optimal", "stars", "critic_quality", "courses", TOKEN: n, ...}``."""
+    courses: dict[str, Any] = {}
+    for kind, course in plan.courses.items():
+        if course.token is not None:
+            courses[kind] = {"token": course.token}
+        else:
+            entry: dict[str, Any] = {"value": course.value}
+            if course.spices:
+                entry["spice"] = course.spices[0] if len(course.spices) == 1 else list(course.spices)
+            courses[kind] = entry
+    return {
+        "for": "critic",
+        "optimal": plan.optimal,
+        "stars": plan.stars,
+        "critic_quality": plan.critic_quality,
+        "courses": courses,
+        **plan.tokens,
+    }
+
+
+def critic_record(plan: CriticPlan) -> dict[str, Any]:
+    """The fragment to paste into a game record: ``critic_meals: {NAME: {courses: ..., TOKEN: n}}``."""
+    data = critic_json(plan)
+    return {"critic_meals": {plan.question.name: {"courses": data["courses"], **plan.tokens}}}
+
+
+def critic_text(plan: CriticPlan) -> str:
+    q = plan.question
+    stars = f"{plan.stars} star{'s' if plan.stars != 1 else ''}"
+    head = f"{q.name}, critic meal: {stars}, critic quality {plan.critic_quality}"
+    lines = [head + ("" if plan.optimal else " (best found; the search stopped at its limit)")]
+    for kind, course in plan.courses.items():
+        what = course.token if course.token is not None else f"{kind} {course.value}"
+        lines.append(
+            f"  {kind}: {what}" + "".join(f" + {s} spice" for s in course.spices) + f" -> quality {course.quality}"
+        )
+    kept = [f"{n} {name}" for name, n in plan.tokens.items() if n]
+    lines.append(f"  tokens kept: {', '.join(kept) if kept else 'none'}")
+    return "\n".join(lines)
+
+
+class Keep:
+    """What to keep after a challenge round: the ingredients and spices of the best critic
+    meal the items left can make, when they fit the refrigeration limit (``optimal``)."""
+
+    def __init__(
+        self, ingredients: list[tuple[str, int]], spices: list[str], critic: CriticPlan, optimal: bool
+    ) -> None:
+        self.ingredients = ingredients
+        self.spices = spices
+        self.critic = critic  # the critic meal they make
+        self.optimal = optimal
+
+
+def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_spices: list[str]) -> Keep | None:
+    """The items to keep under the refrigeration limit after ``question``'s round, or None when
+    the rules set no limit for that round.
+
+    The best critic meal of the items left (tokens are kept anyway) is planned; its
+    ingredients and spices are kept. When they are more than the limit, the ones of the
+    highest-quality courses are kept and the answer is not proved best.
+    """
+    from .pantry import CRITIC, Question
+
+    params = rule_parameters(question.ruleset, question.table, question.owned)
+    limit = params["refrigeration_limits"].get(question.target)
+    if limit is None:
+        return None
+    later = Question(
+        question.ruleset,
+        CRITIC,
+        (),
+        question.table,
+        question.name,
+        question.owned,
+        tuple(left_ingredients),
+        tuple(left_spices),
+        {name: 0 for name in question.tokens},  # the round's tokens left are kept without limit
+    )
+    critic = plan_critic(later)
+    ingredients: list[tuple[str, int]] = []
+    spices: list[str] = []
+    courses = sorted((c for c in critic.courses.values() if c.token is None), key=lambda c: -c.quality)
+    fits = True
+    for course in courses:
+        if len(ingredients) + len(spices) + 1 + len(course.spices) > limit:
+            fits = False
+            continue
+        ingredients.append((course.type, course.value))
+        spices.extend(course.spices)
+    return Keep(ingredients, spices, critic, fits and critic.optimal)
