@@ -969,7 +969,7 @@ def pack_ids(value: Any, source: str) -> tuple[tuple[str, ...], list[Problem]]:
 
 
 def record_packs(data: Any, source: str) -> tuple[str, ...]:
-    """The ids of the packs a parsed record names (none if it names none); InputError if they are malformed."""
+    """The ids of the packs a parsed record (or pantry) names, none if it names none; InputError if malformed."""
     if not isinstance(data, dict) or "packs" not in data:
         return ()
     ids, problems = pack_ids(data["packs"], source)

@@ -22,12 +22,10 @@ if TYPE_CHECKING:
 
 def pantry_ruleset(data: Any, packs: Sequence[str | os.PathLike[str]] = (), source: str = "<pantry>") -> Ruleset:
     """The rules a parsed pantry plans under: the base pack, the packs it names (ids), then ``packs``."""
+    from ..api import packs_for
     from ..loading.cached import load_ruleset
-    from ..loading.discovery import load_order, pack_folders, record_pack_folders
-    from .pantry import pantry_packs
 
-    cli = pack_folders([os.fspath(p) for p in packs])
-    return load_ruleset(load_order(record_pack_folders(pantry_packs(data, source), source, cli), cli))
+    return load_ruleset(packs_for(data, packs, source))
 
 
 def question(

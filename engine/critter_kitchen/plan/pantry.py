@@ -7,7 +7,7 @@ checks and its problems carry the same record paths and places (``pantry.ingredi
 from __future__ import annotations
 
 from ..errors import InputError, shown
-from ..loading.records import CHALLENGES, RecordReader, _Where, pack_ids
+from ..loading.records import CHALLENGES, RecordReader, _Where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,16 +45,6 @@ class Question:
         self.ingredients = ingredients  # (type, value) of each ingredient, unspiced
         self.spices = spices
         self.tokens = tokens  # token counts, every token of the rules named
-
-
-def pantry_packs(data: Any, source: str) -> tuple[str, ...]:
-    """The ids of the packs a parsed pantry names; InputError if they are malformed."""
-    if not isinstance(data, dict) or "packs" not in data:
-        return ()
-    ids, problems = pack_ids(data["packs"], source)
-    if problems:
-        raise InputError(problems)
-    return ids
 
 
 class PantryReader(RecordReader):
