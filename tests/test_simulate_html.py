@@ -6,9 +6,13 @@ chromium at a laptop's and a phone's width (see browser.py) and saves a screensh
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import random
 import re
+import subprocess
+import sys
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -79,7 +83,7 @@ def stage_row(rng: random.Random, stage: str, player_games: int, top: int) -> di
 
 def sample_report() -> dict:
     rng = random.Random(14)
-    games, players = 20000, 4
+    games, players = 2000, 4
     in_play = {"challenge": 6, "critic": 1, "rumor": 3, "restaurateur": players}
     cards = base_cards()
     per_kind = {kind: sum(1 for _, k, _ in cards if k == kind) for kind in in_play}
@@ -88,7 +92,7 @@ def sample_report() -> dict:
     top["flag"] = "strong"
     low = min(rows, key=lambda r: r["stars_mean"] if r["kind"] == "critic" else 99)
     low["flag"] = "weak"
-    seat_wins = [6100, 5200, 4600, 4100]
+    seat_wins = [610, 520, 460, 410]
     stages = [
         "challenge.round3",
         "challenge.round6",
@@ -112,16 +116,16 @@ def sample_report() -> dict:
         ],
         "stages": [stage_row(rng, s, games * players, rng.choice([3, 4, 6, 8])) for s in stages],
         "tiebreaks": [
-            {"name": "critic quality", "games": 1430, "rate": 0.0715},
-            {"name": "priority", "games": 212, "rate": 0.0106},
+            {"name": "critic quality", "games": 143, "rate": 0.0715},
+            {"name": "priority", "games": 21, "rate": 0.0105},
         ],
         "study": [
             {
                 "card": "fish-fanatic",
-                "with": {"games": games, "stars_mean": 1.92, "stars_ci": [1.89, 1.95]},
-                "without": {"games": games, "stars_mean": 1.55, "stars_ci": [1.52, 1.58]},
+                "with": {"games": games, "stars_mean": 1.92, "stars_ci": [1.83, 2.01]},
+                "without": {"games": games, "stars_mean": 1.55, "stars_ci": [1.46, 1.64]},
                 "difference": 0.37,
-                "difference_ci": [0.33, 0.41],
+                "difference_ci": [0.25, 0.49],
             }
         ],
         "notes": [
@@ -343,7 +347,7 @@ def test_owner_win_rates_are_drawn_only_for_held_cards_against_one_in_players():
 
 def test_header_and_the_unverified_model_warning():
     page = render_html(sample_report())
-    assert "<dt>Games</dt><dd>20,000</dd>" in page
+    assert "<dt>Games</dt><dd>2,000</dd>" in page
     assert "<dt>Players</dt><dd>4</dd>" in page and "<dt>Seed</dt><dd>1</dd>" in page
     assert "<dt>Packs</dt><dd>base</dd>" in page
     assert '<aside class="warning" role="note"><h2>Unverified deal model</h2><p>3 numbers' in page
@@ -434,9 +438,9 @@ def test_cards_without_rates_show_no_data():
 
 def test_the_study_is_drawn_with_both_arms():
     page = render_html(sample_report())
-    assert "Study of <code>fish-fanatic</code>: difference +0.370 (+0.330 to +0.410)" in page
+    assert "Study of <code>fish-fanatic</code>: difference +0.370 (+0.250 to +0.490)" in page
     assert '<th scope="row">stars_mean</th><td>1.92</td><td>1.55</td>' in page
-    assert '<th scope="row">stars_ci</th><td>1.89 to 1.95</td><td>1.52 to 1.58</td>' in page
+    assert '<th scope="row">stars_ci</th><td>1.83 to 2.01</td><td>1.46 to 1.64</td>' in page
     rows = forest_rows(page)[-1]
     assert len(rows) == 1 and rows[0]["low"] < rows[0]["point"] < rows[0]["high"]
 
@@ -468,6 +472,27 @@ def test_axes_hold_zero_and_every_value_between_round_ends():
     axis = axis_for([-0.7, 2.3], 0, 100)
     assert (axis.low, axis.high, axis.step) == (-1.0, 3.0, 1.0) and axis.ticks() == [-1.0, 0.0, 1.0, 2.0, 3.0]
     assert axis.at(axis.low) == 0 and axis.at(axis.high) == 100
+
+
+def test_the_same_report_gives_the_same_bytes_in_another_process():
+    # Another hash seed orders sets differently: nothing on the page may depend on that.
+    code = (
+        "import hashlib, sys; sys.path.insert(0, 'tests'); from test_simulate_html import sample_report; "
+        "from critter_kitchen.simulate.html import render_html; "
+        "print(hashlib.sha256(render_html(sample_report()).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert digests == {hashlib.sha256(render_html(sample_report()).encode()).hexdigest() + "\n"}
 
 
 def test_the_same_report_gives_the_same_bytes():
@@ -504,14 +529,23 @@ def test_the_page_in_a_real_browser(tmp_path, width):
             histograms = page.locator("svg.histogram")
             assert histograms.count() == len(report["stages"])
             assert all(histograms.nth(i).is_visible() for i in range(histograms.count()))
-            assert page.locator("svg .point").count() >= len(report["cards"]) * 2
+            points = page.locator("svg.forest:visible .point")
+            assert points.count() == len(report["cards"]) * 2 + 6 + 4 + 1  # two panels, owners, seats, study
+            assert points.first.is_visible() and points.last.is_visible()
             assert page.locator(".warning").is_visible()
-            assert page.locator("table.cards th", has_text=HOSTILE).count() == 1  # shown as text
             assert page.evaluate("document.scripts.length") == 0
-            # Nothing wider than the screen but the tables, which scroll in their own box.
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             shot = save_screenshot(page, tmp_path / f"simreport-{width}.png")
             assert shot.stat().st_size > 10_000
+            # The numbers under each chart open with a click, no script needed.
+            tables = page.locator("details.numbers table")
+            assert tables.count() == 4 + 1 + 1 and not tables.first.is_visible()
+            for summary in page.locator("details.numbers > summary").all():
+                summary.click()
+            assert all(table.is_visible() for table in tables.all())
+            assert page.locator("table.cards th", has_text=HOSTILE).count() == 1  # shown as text
+            # Nothing wider than the screen but the tables, which scroll in their own box.
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
             guard.assert_clean()
         finally:
             browser.close()

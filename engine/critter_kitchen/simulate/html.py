@@ -520,11 +520,16 @@ def _cards_table(label: str, cards: Sequence[Mapping[str, Any]], *, held: bool) 
             + "</tr>"
         )
     head = "".join(f'<th scope="col">{column}</th>' for column in columns)
-    return (
-        f'<div class="table-wrap"><table class="cards"><caption>{_text(label)} cards, the numbers '
-        f"behind the charts (95% intervals in brackets)</caption><thead><tr>{head}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    return _numbers(
+        f"The numbers: {_text(label).lower()} cards, ranked",
+        f'<table class="cards"><caption>{_text(label)} cards, the numbers behind the charts (95% intervals in '
+        f"brackets)</caption><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
     )
+
+
+def _numbers(summary: str, table: str) -> str:
+    """The table under a chart, folded away until asked for (a details element needs no script)."""
+    return f'<details class="numbers"><summary>{summary}</summary><div class="table-wrap">{table}</div></details>'
 
 
 def _cell(row: Mapping[str, Any], value_key: str, ci_key: str, shown: Any) -> str:
@@ -559,10 +564,11 @@ def _seats_section(report: Mapping[str, Any], ids: _Ids) -> str:
         f"<td>{_with_ci(_number(seat.get('win_rate')), _interval(seat.get('win_ci')), _rate)}</td></tr>"
         for seat in seats
     )
-    table = (
-        '<div class="table-wrap"><table><caption>Wins by priority seat (95% intervals in brackets)</caption>'
+    table = _numbers(
+        "The numbers: wins by seat",
+        '<table class="seats"><caption>Wins by priority seat (95% intervals in brackets)</caption>'
         '<thead><tr><th scope="col">seat</th><th scope="col">games</th><th scope="col">wins</th>'
-        f'<th scope="col">win rate</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        f'<th scope="col">win rate</th></tr></thead><tbody>{rows}</tbody></table>',
     )
     return head + f'<div class="panels single">{chart}</div>{table}</section>'
 
@@ -705,12 +711,12 @@ def _stages_table(stages: Sequence[Mapping[str, Any]]) -> str:
             f"<td>{_with_ci(_number(stage.get('stars_mean')), _interval(stage.get('stars_ci')), _stars)}</td>"
             f'<td class="counts">{_text(counts)}</td></tr>'
         )
-    return (
-        '<details><summary>The numbers behind the charts</summary><div class="table-wrap"><table>'
-        "<caption>Stars per player per game, by stage (95% intervals in brackets)</caption>"
+    return _numbers(
+        "The numbers: stars per stage",
+        '<table class="stages"><caption>Stars per player per game, by stage (95% intervals in brackets)</caption>'
         '<thead><tr><th scope="col">stage</th><th scope="col">mean stars</th>'
         '<th scope="col">player-games at each number of stars</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div></details>"
+        f"<tbody>{''.join(rows)}</tbody></table>",
     )
 
 
@@ -890,7 +896,7 @@ svg.forest.narrow { display: none; }
   svg.forest.narrow { display: block; }
 }
 .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 430px), 1fr)); gap: 8px 24px; }
-.panels.single { grid-template-columns: minmax(0, 640px); }
+.panels.single { grid-template-columns: minmax(0, 560px); }
 .small-multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px 20px; }
 figcaption { font-size: .85rem; }
 svg.chart { display: block; width: 100%; height: auto; overflow: visible; }
@@ -923,7 +929,8 @@ tbody th { font-weight: 500; overflow-wrap: anywhere; min-width: 9em; }
 tbody th code { display: block; font-weight: 400; font-size: .75rem; line-height: 1.2; color: var(--muted); }
 td { white-space: nowrap; }
 td.counts { white-space: normal; min-width: 16em; }
-details { margin: 8px 0; }
+details { margin: 4px 0 12px; }
+details[open] { margin-bottom: 20px; }
 summary { cursor: pointer; color: var(--accent); }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 footer { margin-top: 2.5em; font-size: .85rem; }
