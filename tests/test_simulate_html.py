@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 from browser import chromium_or_skip, launch_chromium, offline_guard, save_screenshot
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from critter_kitchen.simulate.html import axis_for, histogram_bars, render_html
 
@@ -198,6 +200,24 @@ def forest_rows(page: str, layout: str = "wide") -> list[list[dict[str, float | 
     return charts
 
 
+TAGS = set(
+    "html head meta title link style body main header h1 h2 h3 p dl div dt dd aside ul li code nav a section span "
+    "figure figcaption svg desc defs clippath rect text tspan g line circle path table caption thead tbody tr th td "
+    "details summary footer".split()
+)
+ATTRIBUTES = set(
+    "charset http-equiv content name lang rel href class id role aria-label aria-labelledby aria-hidden viewbox "
+    "width height x y x1 x2 y1 y2 cx cy r d text-anchor clip-path data-rows data-bars data-card scope".split()
+)
+
+
+def assert_only_our_markup(page: str) -> None:
+    """Every element and attribute is one the page's own code writes: none came from the report."""
+    found = parsed(page).found
+    assert {tag for tag, _, _ in found} <= TAGS
+    assert {name for _, attrs, _ in found for name in attrs} <= ATTRIBUTES
+
+
 # --- unit tests ------------------------------------------------------------------------------
 
 
@@ -218,57 +238,7 @@ def test_a_hostile_card_name_is_text_not_markup():
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
     assert "a&amp;b&lt;c&gt;" in page
     assert "Red\\x1b[31m\\nLine" in page and "\x1b" not in page
-    assert {tag for tag, _, _ in parsed(page).found} <= {
-        "html",
-        "head",
-        "meta",
-        "title",
-        "link",
-        "style",
-        "body",
-        "main",
-        "header",
-        "h1",
-        "h2",
-        "h3",
-        "p",
-        "dl",
-        "div",
-        "dt",
-        "dd",
-        "aside",
-        "ul",
-        "li",
-        "code",
-        "nav",
-        "a",
-        "section",
-        "span",
-        "figure",
-        "figcaption",
-        "svg",
-        "desc",
-        "defs",
-        "clippath",
-        "rect",
-        "text",
-        "tspan",
-        "g",
-        "line",
-        "circle",
-        "path",
-        "table",
-        "caption",
-        "thead",
-        "tbody",
-        "tr",
-        "th",
-        "td",
-        "br",
-        "details",
-        "summary",
-        "footer",
-    }
+    assert_only_our_markup(page)
 
 
 def test_the_page_fetches_nothing_and_runs_no_script():
@@ -501,10 +471,71 @@ def test_the_same_report_gives_the_same_bytes():
     assert '<meta charset="utf-8">' in render_html({})
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+numbers = st.none() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=True, allow_infinity=True)
+intervals = st.none() | st.lists(numbers, min_size=0, max_size=3)
+card_rows = st.fixed_dictionaries(
+    {
+        "id": st.text(max_size=12),
+        "kind": st.sampled_from(["rumor", "critic"]) | json_values,
+        "name": st.text(max_size=40) | json_values,
+        "games": numbers,
+        "stars_mean": numbers,
+        "stars_ci": intervals,
+        "winner_flip_rate": numbers,
+        "winner_flip_ci": intervals,
+        "owner_win_rate": numbers,
+        "owner_win_ci": intervals,
+        "flag": st.sampled_from([None, "strong", "weak", "other"]),
+    }
+)
+stage_rows = st.fixed_dictionaries(
+    {
+        "stage": json_values,
+        "stars_mean": numbers,
+        "stars_ci": intervals,
+        "histogram": st.dictionaries(st.text(max_size=4) | st.integers(-5, 5).map(str), numbers, max_size=6),
+    }
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "games": json_values,
+            "players": numbers,
+            "seed": json_values,
+            "packs": json_values,
+            "model": json_values,
+            "cards": st.lists(card_rows, max_size=4) | json_values,
+            "seats": st.lists(
+                st.fixed_dictionaries({"priority": json_values, "win_rate": numbers, "win_ci": intervals}), max_size=3
+            )
+            | json_values,
+            "stages": st.lists(stage_rows, max_size=3) | json_values,
+            "tiebreaks": json_values,
+            "study": json_values,
+            "notes": json_values,
+        },
+    )
+)
+def test_any_report_gives_a_page_without_markup_from_it(report):
+    page = render_html(report)
+    assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
+    assert "<script" not in page
+    assert_only_our_markup(page)
+
+
 # --- in a real browser -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [1280, 820, 390])  # a laptop, a tablet, a phone
 def test_the_page_in_a_real_browser(tmp_path, width):
     sync_playwright = chromium_or_skip()
     report = sample_report()
@@ -525,7 +556,7 @@ def test_the_page_in_a_real_browser(tmp_path, width):
             layout = "narrow" if width < 500 else "wide"
             for i in range(forests.count()):
                 assert layout in forests.nth(i).get_attribute("class")
-                assert forests.nth(i).bounding_box()["width"] > 340
+                assert 340 < forests.nth(i).bounding_box()["width"] <= 640  # text neither tiny nor huge
             histograms = page.locator("svg.histogram")
             assert histograms.count() == len(report["stages"])
             assert all(histograms.nth(i).is_visible() for i in range(histograms.count()))

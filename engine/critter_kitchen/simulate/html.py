@@ -26,6 +26,7 @@ __all__ = ["render_html"]
 Interval = tuple[float, float]
 
 MISSING = '<p class="missing">Not in this report.</p>'
+LIMIT = 1e12
 
 
 def render_html(report: Mapping[str, Any]) -> str:
@@ -134,6 +135,7 @@ class Axis:
     percent: bool
 
     def at(self, value: float) -> float:
+        value = min(max(value, self.low), self.high)  # only values past LIMIT lie outside
         return self.start + (value - self.low) / (self.high - self.low) * (self.end - self.start)
 
     def ticks(self) -> list[float]:
@@ -148,7 +150,8 @@ class Axis:
 
 def axis_for(values: Iterable[float], start: float, end: float, *, percent: bool = False) -> Axis:
     """An axis from ``start`` to ``end`` whose round ends hold every value (zero always included)."""
-    points = [0.0, *values]
+    # Values past a trillion are drawn at the edge: their spread would overflow the arithmetic.
+    points = [0.0, *(min(max(v, -LIMIT), LIMIT) for v in values)]
     low, high = min(points), max(points)
     if high - low < 1e-12:
         high = low + (0.1 if percent else 1.0)
@@ -887,15 +890,15 @@ h3 { font-size: 1.1rem; margin: 1.2em 0 .3em; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 8px 0; }
 a { color: var(--accent); }
 code { font-size: .9em; overflow-wrap: anywhere; }
-figure { margin: 0; min-width: 0; container-type: inline-size; }
+figure { margin: 0; min-width: 0; max-width: 640px; container-type: inline-size; }
 /* A forest plot comes in two layouts; the figure's own width picks one (labels above the rows
    when there is no room beside them). Without container queries the wide one shows. */
 svg.forest.narrow { display: none; }
-@container (max-width: 430px) {
+@container (max-width: 400px) {
   svg.forest.wide { display: none; }
   svg.forest.narrow { display: block; }
 }
-.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 430px), 1fr)); gap: 8px 24px; }
+.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 400px), 1fr)); gap: 8px 24px; }
 .panels.single { grid-template-columns: minmax(0, 560px); }
 .small-multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px 20px; }
 figcaption { font-size: .85rem; }
