@@ -344,7 +344,7 @@ def _point(x: float, y: float, flag: str | None) -> str:
 
 
 def _forest_description(title: str, marks: Sequence[Mark]) -> str:
-    return f"{title}: " + "; ".join(m.title for m in marks) if marks else f"{title}: nothing to show."
+    return f"{title}: " + ("; ".join(m.title for m in marks) if marks else "nothing to show.")
 
 
 # --- the page's parts ------------------------------------------------------------------------
