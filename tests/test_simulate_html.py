@@ -241,6 +241,15 @@ def test_a_hostile_card_name_is_text_not_markup():
     assert_only_our_markup(page)
 
 
+def test_a_long_name_is_cut_in_the_charts_and_whole_in_the_table():
+    name = "The Extraordinarily Long-Winded Restaurant Critic of the Harbour"
+    page = render_html({"cards": [{"id": "long", "kind": "critic", "name": name, "stars_mean": 1.0}]})
+    assert f'<th scope="row">{name} <code>long</code></th>' in page
+    assert ">The Extraordinarily Lon…</text>" in page  # wide layout: 24 characters
+    assert ">The Extraordinarily Long-Winded Restaurant Crit…</text>" in page  # narrow layout: 48
+    assert f"<title>{name}: 1.00 stars per game</title>" in page
+
+
 def test_the_page_fetches_nothing_and_runs_no_script():
     page = render_html(sample_report())
     assert "http://" not in page and "https://" not in page
