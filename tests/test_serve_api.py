@@ -31,7 +31,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import access  # noqa: E402
 from critter_kitchen.web.app import Settings, create_app  # noqa: E402
-from critter_kitchen.web.server import address, settings_for  # noqa: E402
+from critter_kitchen.web.server import address, addresses, settings_for  # noqa: E402
 from critter_kitchen.web.store import MIGRATIONS, Store, StoreError, default_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -321,6 +321,20 @@ def test_an_internal_error_is_a_message_not_a_traceback(tmp_path: Path, monkeypa
     answer = TestClient(app, raise_server_exceptions=False).get("/api/games/1")
     assert answer.status_code == 500
     assert answer.json() == {"errors": ["internal error: the server could not answer this request"]}
+    page = TestClient(app, raise_server_exceptions=False).get("/api/games/1", headers={"accept": "text/html"})
+    assert b"Traceback" not in page.content and b"disk on fire" not in page.content
+
+
+def test_a_database_that_cannot_be_written_is_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(Settings(db=str(tmp_path / "games.sqlite3")))
+
+    def full(*args: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(app.state.store, "add", full)
+    answer = TestClient(app, raise_server_exceptions=False).post("/api/games", json=base_record())
+    assert answer.status_code == 503
+    assert answer.json() == {"errors": ["the games database cannot be used now: database or disk is full"]}
 
 
 # access
@@ -456,6 +470,7 @@ def test_a_token_is_always_in_force_off_loopback(monkeypatch: pytest.MonkeyPatch
         assert settings.trusted_hosts is not None and "localhost" in settings.trusted_hosts
     assert address("0.0.0.0", 8000, "abc") == "http://0.0.0.0:8000/?token=abc"
     assert address("::1", 80, None) == "http://[::1]:80/"
+    assert addresses("0.0.0.0", 80, "t") == ["http://0.0.0.0:80/?token=t", "http://127.0.0.1:80/?token=t"]
 
 
 def test_on_loopback_without_a_token_other_host_names_are_refused(tmp_path: Path) -> None:

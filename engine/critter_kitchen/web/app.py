@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import os
+import sqlite3
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -100,11 +101,16 @@ def _add_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return _errors(request, 422, [_validation_message(e) for e in exc.errors()])
 
+    async def database(request: Request, exc: Exception) -> Response:
+        # a full disk, a lock held past the wait, a file gone read-only: the request is not done
+        return _errors(request, 503, [printable(f"the games database cannot be used now: {exc}")])
+
     async def internal(request: Request, exc: Exception) -> Response:
         return _errors(request, 500, ["internal error: the server could not answer this request"])
 
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(sqlite3.Error, database)
     app.add_exception_handler(Exception, internal)
 
 

@@ -66,6 +66,14 @@ def address(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
+def addresses(host: str, port: int, token: str | None) -> list[str]:
+    """The addresses to print: the one listened on, and this machine's own when that is every address."""
+    shown = [address(host, port, token)]
+    if host in ("0.0.0.0", "::", ""):
+        shown.append(address("127.0.0.1", port, token))
+    return shown
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; the exit status."""
     import uvicorn
@@ -78,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             await super().startup(sockets)
             if self.started:
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
-                _announce(address(args.host, port, settings.token), settings.db, generated)
+                _announce(addresses(args.host, port, settings.token), settings.db, generated)
 
     config = uvicorn.Config(
         app, host=args.host, port=args.port, workers=1, log_level="warning", access_log=False, server_header=False
@@ -88,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     return 0 if server.started else 1
 
 
-def _announce(url: str, db: str, generated: bool) -> None:
-    print(f"critter-kitchen: the score pad is at {url}", flush=True)
+def _announce(urls: list[str], db: str, generated: bool) -> None:
+    print(f"critter-kitchen: the score pad is at {urls[0]}", flush=True)
+    for url in urls[1:]:
+        print(f"critter-kitchen:                  or {url}", flush=True)
     print(f"critter-kitchen: games are kept in {db}", flush=True)
     if generated:
         print("critter-kitchen: (a new access token was made for this run; give --token to keep one)", flush=True)
