@@ -27,6 +27,7 @@ import yaml
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
 
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import access  # noqa: E402
@@ -361,6 +362,28 @@ def test_with_a_token_in_force_every_request_needs_it(tmp_path: Path) -> None:
     bearer = {"Authorization": f"Bearer {TOKEN}"}
     assert client.get("/api/games", headers=bearer).status_code == 200
     assert client.post("/api/games", json=record, headers=bearer).status_code == 201  # no CSRF for a bearer
+
+
+def test_a_websocket_needs_the_token_too(tmp_path: Path) -> None:
+    client = guarded(tmp_path, token=TOKEN)
+
+    @client.app.websocket("/socket")  # type: ignore[attr-defined]
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await websocket.send_text("open")
+        await websocket.close()
+
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect("/socket"):
+            pass
+    assert refused.value.code == 1008
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(
+            "/socket", headers={"Authorization": f"Bearer {TOKEN}", "Origin": "http://evil.example"}
+        ):
+            pass
+    with client.websocket_connect("/socket", headers={"Authorization": f"Bearer {TOKEN}"}) as opened:
+        assert opened.receive_text() == "open"
 
 
 def test_the_login_link_sets_a_session(tmp_path: Path) -> None:

@@ -123,11 +123,14 @@ class Guard:
         self.trusted_hosts = trusted_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):  # lifespan
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
         cookies = _cookies(headers.get("cookie", ""))
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send, headers, cookies)
+            return
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         path = scope.get("path", "/")
         if self.trusted_hosts is not None and _host_name(headers.get("host", "")) not in self.trusted_hosts:
@@ -154,6 +157,20 @@ class Guard:
                 await _refuse(send, path, 403, refusal, cookie=_csrf_cookie(fresh) if fresh else None)
                 return
         await self.app(scope, _replay(body), _with_cookie(send, _csrf_cookie(fresh)) if fresh else send)
+
+    async def _socket(
+        self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str], cookies: dict[str, str]
+    ) -> None:
+        """A WebSocket is opened only with the token (when one is in force), and only from this site."""
+        origin = headers.get("origin")
+        allowed = self.token is None or self._is_authorised(
+            _bearer(headers.get("authorization", "")), cookies.get(SESSION_COOKIE)
+        )
+        if not allowed or (origin is not None and not _same_origin(origin, headers.get("host", ""))):
+            await receive()  # the client's connect
+            await send({"type": "websocket.close", "code": 1008})  # policy violation: refused before accept
+            return
+        await self.app(scope, receive, send)
 
     def _is_authorised(self, bearer: str | None, session: str | None) -> bool:
         if bearer is not None:
