@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from ..errors import CritterError, InputError, printable
+from ..loading.records import MAX_NAME
 from . import openapi
 from .access import Guard, error_body
 from .scoring import Rulesets, Scored, messages, score_body
@@ -140,6 +141,7 @@ def _not_found(game_id: int) -> JSONResponse:
 
 def _add_api(app: FastAPI) -> None:
     game_id = Path(ge=1, le=MAX_ID, description="the game's id")
+    player_name = Path(min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it")
 
     @app.post("/api/score", tags=["scoring"], **openapi.SCORE)
     async def score(request: Request) -> Response:
@@ -184,7 +186,7 @@ def _add_api(app: FastAPI) -> None:
         return Response(status_code=204) if request.app.state.store.delete(game_id) else _not_found(game_id)
 
     @app.get("/api/players/{name}", tags=["statistics"], **openapi.PLAYER)
-    def player(request: Request, name: str) -> Any:
+    def player(request: Request, name: str = player_name) -> Any:
         """A player's statistics over the kept games (the name compared exactly)."""
         stats = player_stats(name, request.app.state.store.games_of(name))
         if stats is None:
