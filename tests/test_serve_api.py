@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
@@ -520,6 +521,21 @@ def test_serve_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.Capture
     assert main(["serve", "--db", str(not_a_db)]) == 1
     assert capsys.readouterr().err == (
         f"critter-kitchen: {not_a_db}: cannot use the games database: file is not a database\n"
+    )
+
+
+def test_without_the_web_extra_serve_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import critter_kitchen.web
+
+    monkeypatch.delitem(sys.modules, "critter_kitchen.web.server")
+    monkeypatch.delattr(critter_kitchen.web, "server")
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed: importing it fails
+    assert main(["serve"]) == 1
+    assert capsys.readouterr().err == (
+        "critter-kitchen: the score pad needs the web extra: pip install 'critter-kitchen[web]' "
+        "(import of uvicorn halted; None in sys.modules)\n"
     )
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import sys
 
+import fastapi  # noqa: F401 - the web extra: without it the command says so before anything starts
+import uvicorn
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -76,8 +79,6 @@ def addresses(host: str, port: int, token: str | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; the exit status."""
-    import uvicorn
-
     app, generated = build(args)
     settings = app.state.settings
 
