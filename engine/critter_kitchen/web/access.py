@@ -156,7 +156,7 @@ class Guard:
             if refusal is not None:
                 await _refuse(send, path, 403, refusal, cookie=_csrf_cookie(fresh) if fresh else None)
                 return
-        await self.app(scope, _replay(body), _with_cookie(send, _csrf_cookie(fresh)) if fresh else send)
+        await self.app(scope, _replay(body, receive), _with_cookie(send, _csrf_cookie(fresh)) if fresh else send)
 
     async def _socket(
         self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str], cookies: dict[str, str]
@@ -279,8 +279,9 @@ def _csrf_cookie(value: str) -> str:
     return f"{CSRF_COOKIE}={value}; Path=/; SameSite=Strict"
 
 
-def _replay(body: bytes) -> Receive:
-    """A receive that gives the body already read, then waits for the client to go away."""
+def _replay(body: bytes, client: Receive) -> Receive:
+    """A receive that gives the body already read, then the client's own messages (its going
+    away: a streamed answer listens for that, and must not hear it before it happens)."""
     sent = False
 
     async def receive() -> Message:
@@ -288,7 +289,7 @@ def _replay(body: bytes) -> Receive:
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
+        return await client()
 
     return receive
 
