@@ -532,6 +532,14 @@ def test_serve_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.Capture
     assert capsys.readouterr().err == "critter-kitchen: --port must be from 0 to 65535, not 70000\n"
     assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), "--pack", "no-such-pack"]) == 1
     assert "no-such-pack" in capsys.readouterr().err
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), "--port", str(port)]) == 1
+    assert capsys.readouterr().err == f"critter-kitchen: cannot listen on 127.0.0.1:{port}: Address already in use\n"
     not_a_db = tmp_path / "text.sqlite3"
     not_a_db.write_text("hello, this is not a database\n" * 100)
     assert main(["serve", "--db", str(not_a_db)]) == 1

@@ -89,12 +89,31 @@ def run(args: argparse.Namespace) -> int:
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 _announce(addresses(args.host, port, settings.token), settings.db, generated)
 
+    listening = listen(args.host, args.port)  # bound here, so a taken address is this command's message
     config = uvicorn.Config(
         app, host=args.host, port=args.port, workers=1, log_level="warning", access_log=False, server_header=False
     )
     server = Server(config)
-    server.run()
+    try:
+        server.run(sockets=[listening])
+    finally:
+        listening.close()
     return 0 if server.started else 1
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port``; OSError if the address cannot be used."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart need not wait for old connections
+        sock.bind((host.strip("[]"), port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _announce(urls: list[str], db: str, generated: bool) -> None:
