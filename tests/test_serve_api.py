@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import access  # noqa: E402
 from critter_kitchen.web.app import Settings, create_app  # noqa: E402
-from critter_kitchen.web.server import address, addresses, settings_for  # noqa: E402
+from critter_kitchen.web.server import address, addresses, listen, settings_for  # noqa: E402
 from critter_kitchen.web.store import MIGRATIONS, Store, StoreError, default_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -561,6 +561,18 @@ def test_without_the_web_extra_serve_says_what_to_install(
         "critter-kitchen: the score pad needs the web extra: pip install 'critter-kitchen[web]' "
         "(import of uvicorn halted; None in sys.modules)\n"
     )
+
+
+def test_the_listening_socket_says_it_is_tcp() -> None:
+    """asyncio turns Nagle's algorithm off only on a socket whose protocol is TCP; a bare
+    socket() says 0, and then every small answer waited some 40 ms for a delayed ACK."""
+    import socket
+
+    sock = listen("127.0.0.1", 0)
+    try:
+        assert (sock.family, sock.type, sock.proto) == (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    finally:
+        sock.close()
 
 
 def test_the_default_database_is_in_the_users_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
