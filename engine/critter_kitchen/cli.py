@@ -103,6 +103,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json", "record"), default="text", help="output format (default: text)"
     )
     plan.set_defaults(run=cmd_plan)
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the score pad: web pages and a JSON API that score and keep games",
+        description="Run the score pad (needs the web extra: pip install 'critter-kitchen[web]'). "
+        "On an address other than loopback an access token is always needed: given with --token "
+        "(or the CRITTER_KITCHEN_TOKEN variable), else made and printed at start.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0: any free one)")
+    serve.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the games database (default: $XDG_DATA_HOME/critter-kitchen/games.sqlite3, "
+        "else ~/.local/share/critter-kitchen/games.sqlite3)",
+    )
+    serve.add_argument("--token", help="the access token to require (default: none on loopback, else a new one)")
+    _pack_option(serve)
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 
@@ -413,6 +432,28 @@ def cmd_plan(args: argparse.Namespace) -> int:
         else:
             print((f"== {escaped(name)}\n" if many else "") + (critic_text(plan) if critic else plan_text(plan, keep)))
     return EXIT_OK
+
+
+# serve
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        _tell(f"--port must be from 0 to 65535, not {args.port}")
+        return EXIT_USAGE
+    try:
+        from .web import server
+    except ImportError as e:
+        _tell(printable(f"the score pad needs the web extra: pip install 'critter-kitchen[web]' ({e})"))
+        return EXIT_INVALID
+    try:
+        return server.run(args)
+    except server.StartError as e:
+        _tell(printable(str(e)))
+        return EXIT_INVALID
+    except OSError as e:  # the address cannot be used (taken, not this machine's)
+        _tell(printable(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"))
+        return EXIT_INVALID
 
 
 # cards

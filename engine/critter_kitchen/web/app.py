@@ -1,0 +1,209 @@
+"""The score pad's application: the JSON API under ``/api/``, the pages, and what guards them.
+
+FastAPI serves the OpenAPI description of the API at ``/openapi.json``; the routes read
+their bodies themselves, so that a record is read by the engine's own reader (with its
+limits and messages), never by a second model of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import os
+import sqlite3
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+
+from ..errors import CritterError, InputError, printable
+from ..loading.records import MAX_NAME
+from . import openapi
+from .access import Guard, error_body
+from .scoring import Rulesets, Scored, messages, score_body
+from .stats import card_stats, player_stats
+from .store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+MAX_ID = (1 << 63) - 1  # SQLite's largest row id
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How one score pad runs: where games are kept, which packs it adds, who may use it."""
+
+    db: str
+    packs: tuple[str, ...] = ()
+    token: str | None = None  # None: no token needed (the server listens on loopback only)
+    body_limit: int = 1 << 20  # bytes of one request body
+    trusted_hosts: frozenset[str] | None = None  # Host names answered (None: any)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The score pad for ``settings``: its database opened (and migrated), its packs loaded once asked."""
+    app = FastAPI(
+        title="Critter Kitchen score pad",
+        version=_version(),
+        description="Score Critter Kitchen games by the rules of the loaded card packs, keep them, "
+        "and read players' and cards' statistics. Results are the JSON `critter-kitchen score "
+        '--format json` prints; every error is `{"errors": [messages]}`.',
+        docs_url=None,  # the interactive pages would fetch their scripts from the internet
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.store = Store(settings.db)
+    app.state.rulesets = Rulesets(settings.packs)
+    app.add_middleware(
+        Guard, token=settings.token, body_limit=settings.body_limit, trusted_hosts=settings.trusted_hosts
+    )
+    _add_error_handlers(app)
+    _add_api(app)
+    _add_pages(app)
+    app.openapi = lambda: openapi.described(app)  # type: ignore[method-assign]
+    return app
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _add_pages(app: FastAPI) -> None:
+    try:
+        from . import pages  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # the API alone
+        pass
+    else:
+        app.include_router(pages.router)
+    if os.path.isdir(STATIC):
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def _errors(request: Request, status: int, found: list[str], headers: dict[str, str] | None = None) -> Response:
+    body, media = error_body(request.url.path, status, found)
+    return Response(body, status_code=status, media_type=media, headers=headers)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _errors(request, exc.status_code, [printable(str(exc.detail))], dict(exc.headers or {}))
+
+    async def invalid_request(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return _errors(request, 422, [_validation_message(e) for e in exc.errors()])
+
+    async def database(request: Request, exc: Exception) -> Response:
+        # a full disk, a lock held past the wait, a file gone read-only: the request is not done
+        return _errors(request, 503, [printable(f"the games database cannot be used now: {exc}")])
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        return _errors(request, 500, ["internal error: the server could not answer this request"])
+
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(sqlite3.Error, database)
+    app.add_exception_handler(Exception, internal)
+
+
+def _validation_message(error: Any) -> str:
+    place = ".".join(str(part) for part in error.get("loc", ()))
+    return printable(f"{place}: {error.get('msg', 'invalid value')}")
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def _scored(request: Request) -> Scored | Response:
+    """The request's record scored, or the 422 response that lists its problems."""
+    raw = await request.body()
+    try:
+        return score_body(request.app.state.rulesets, raw, request.headers.get("content-type", "application/json"))
+    except InputError as e:
+        return JSONResponse({"errors": messages(e)}, status_code=422)
+    except CritterError as e:
+        return JSONResponse({"errors": [printable(str(e))]}, status_code=422)
+
+
+def _not_found(game_id: int) -> JSONResponse:
+    return JSONResponse({"errors": [f"no game {game_id} is kept"]}, status_code=404)
+
+
+def _add_api(app: FastAPI) -> None:
+    game_id = Path(ge=1, le=MAX_ID, description="the game's id")
+    player_name = Path(min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it")
+
+    @app.post("/api/score", tags=["scoring"], **openapi.SCORE)
+    async def score(request: Request) -> Response:
+        """Score one record (JSON, or YAML with a YAML media type) without keeping it."""
+        scored = await _scored(request)
+        if isinstance(scored, Response):
+            return scored
+        return Response(scored.result_text, media_type="application/json")
+
+    @app.post("/api/games", tags=["games"], status_code=201, **openapi.CREATE)
+    async def create_game(request: Request) -> Response:
+        """Score one record and keep it with its result; nothing is kept if it is not a legal game."""
+        scored = await _scored(request)
+        if isinstance(scored, Response):
+            return scored
+        store: Store = request.app.state.store
+        new_id = await run_in_threadpool(store.add, scored.data, scored.result_text, _now())
+        body = f'{{"id": {new_id}, "result": {scored.result_text.rstrip()}}}\n'
+        location = {"Location": f"/api/games/{new_id}"}
+        return Response(body, status_code=201, media_type="application/json", headers=location)
+
+    @app.get("/api/games", tags=["games"], **openapi.LIST)
+    def list_games(
+        request: Request,
+        player: str | None = Query(None, max_length=100, description="only games with a player whose name holds this"),
+        limit: int = Query(100, ge=1, le=1000),
+        offset: int = Query(0, ge=0, le=MAX_ID),
+    ) -> dict[str, Any]:
+        """The kept games, newest first."""
+        store: Store = request.app.state.store
+        return {"games": [summary(g.id, g.created, g.result) for g in store.games(player, limit, offset)]}
+
+    @app.get("/api/games/{game_id}", tags=["games"], **openapi.READ)
+    def read_game(request: Request, game_id: int = game_id) -> Any:
+        """One kept game: its record, its result and when it was saved."""
+        found = request.app.state.store.get(game_id)
+        return _not_found(game_id) if found is None else found.to_json()
+
+    @app.delete("/api/games/{game_id}", tags=["games"], status_code=204, **openapi.DELETE)
+    def delete_game(request: Request, game_id: int = game_id) -> Response:
+        """Forget one kept game."""
+        return Response(status_code=204) if request.app.state.store.delete(game_id) else _not_found(game_id)
+
+    @app.get("/api/players/{name}", tags=["statistics"], **openapi.PLAYER)
+    def player(request: Request, name: str = player_name) -> Any:
+        """A player's statistics over the kept games (the name compared exactly)."""
+        stats = player_stats(name, request.app.state.store.games_of(name))
+        if stats is None:
+            return JSONResponse({"errors": [printable(f"no kept game has a player named '{name}'")]}, status_code=404)
+        return stats
+
+    @app.get("/api/cards/stats", tags=["statistics"], **openapi.CARDS)
+    def cards(request: Request) -> dict[str, Any]:
+        """Per card, over the kept games: games in play, awards, stars, and how often its holder won."""
+        return {"cards": card_stats(request.app.state.store.every_game())}
+
+
+def summary(game_id: int, created: str, result: Any) -> dict[str, Any]:
+    """A kept game as the history lists it: when, who won, and each player's rank and stars."""
+    return {
+        "id": game_id,
+        "created": created,
+        "winner": result["winner"],
+        "players": [{"name": s["name"], "rank": s["rank"], "stars": s["stars"]} for s in result["standings"]],
+    }

@@ -1,0 +1,134 @@
+"""Statistics over the kept games, read from their stored results only.
+
+Nothing here scores: every figure comes from what the engine answered when the game was
+saved (its standings and awards) and from which cards the record put in play. The pages
+and the JSON API both show these, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from .store import StoredGame
+
+DIGITS = 3  # averages and rates are rounded to this many decimals
+
+
+def player_stats(name: str, games: Iterable[StoredGame]) -> dict[str, Any] | None:
+    """One player's record over ``games`` (those they played), or None if they played none.
+
+    ``stars_per_stage`` averages each stage's stars over all their games (a game where a
+    stage gave them nothing counts as 0). The frequent rival shared the most games with
+    them; the toughest rival finished ahead of them most often. Ties go to the name first
+    in alphabetical order.
+    """
+    played = [(g, s) for g in games if (s := _standing(g.result, name)) is not None]
+    if not played:
+        return None
+    count = len(played)
+    wins = sum(1 for g, _ in played if g.result.get("winner") == name)
+    stage_stars: Counter[str] = Counter()
+    shared: Counter[str] = Counter()
+    ahead: Counter[str] = Counter()
+    for game, mine in played:
+        for award in game.result.get("awards", []):
+            if award.get("player") == name:
+                stage_stars[award["stage"]] += award["stars"]
+        for other in game.result.get("standings", []):
+            if other["name"] != name:
+                shared[other["name"]] += 1
+                ahead[other["name"]] += other["rank"] < mine["rank"]
+    best_game, best = max(played, key=lambda gs: (gs[1]["stars"], -gs[1]["rank"], gs[0].id))
+    return {
+        "name": name,
+        "games": count,
+        "wins": wins,
+        "win_rate": round(wins / count, DIGITS),
+        "stars_mean": round(sum(s["stars"] for _, s in played) / count, DIGITS),
+        "stars_per_stage": {stage: round(stars / count, DIGITS) for stage, stars in sorted(stage_stars.items())},
+        "best_game": {"id": best_game.id, "stars": best["stars"], "rank": best["rank"], "created": best_game.created},
+        "frequent_rival": _rival(shared, shared, "games"),
+        "toughest_rival": _rival(ahead, shared, "ahead"),
+    }
+
+
+def _standing(result: Any, name: str) -> dict[str, Any] | None:
+    return next((s for s in result.get("standings", []) if s.get("name") == name), None)
+
+
+def _rival(counts: Counter[str], shared: Counter[str], key: str) -> dict[str, Any] | None:
+    """The rival with the highest count (ties: by name), with the games shared; None if all are 0."""
+    ranked = sorted((-n, rival) for rival, n in counts.items() if n > 0)
+    if not ranked:
+        return None
+    rival = ranked[0][1]
+    out: dict[str, Any] = {"name": rival, "games": shared[rival]}
+    if key != "games":
+        out[key] = counts[rival]
+    return out
+
+
+def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
+    """Per card, over ``games``: in how many it was in play, the awards and stars it gave, its
+    stars per game in play, and (for cards a player holds) how often its holder won.
+
+    A card is in play when the record names it (challenges, critic, rumors, a player's
+    restaurateur) or when one of its awards was given (a pack's rules card).
+    """
+    in_play: Counter[str] = Counter()
+    awards: Counter[str] = Counter()
+    stars: Counter[str] = Counter()
+    held: Counter[str] = Counter()
+    holder_won: Counter[str] = Counter()
+    for game in games:
+        named = set(cards_named(game.record))
+        for award in game.result.get("awards", []):
+            awards[award["card"]] += 1
+            stars[award["card"]] += award["stars"]
+            named.add(award["card"])
+        in_play.update(named)
+        winner = game.result.get("winner")
+        for player, card in held_cards(game.record):
+            held[card] += 1
+            holder_won[card] += player == winner
+    return [
+        {
+            "id": card,
+            "games": n,
+            "awards": awards[card],
+            "stars": stars[card],
+            "stars_per_game": round(stars[card] / n, DIGITS),
+            "holder_win_rate": round(holder_won[card] / held[card], DIGITS) if held[card] else None,
+        }
+        for card, n in sorted(in_play.items())
+    ]
+
+
+def cards_named(record: Any) -> list[str]:
+    """The card ids a (legal) record puts on the table: its challenges, critic and rumors, and held cards."""
+    cards = record.get("cards") or {}
+    named: list[str] = [c for day in (cards.get("challenges") or {}).values() for c in day]
+    if isinstance(cards.get("critic"), str):
+        named.append(cards["critic"])
+    named += cards.get("rumors") or []
+    named += [card for _, card in held_cards(record)]
+    return named
+
+
+def held_cards(record: Any) -> list[tuple[str, str]]:
+    """``(player, card)`` for each card a player of the record holds (a restaurateur)."""
+    return [(p["name"], p["restaurateur"]) for p in record.get("players", []) if isinstance(p.get("restaurateur"), str)]
+
+
+def per_stage_totals(result: Any) -> dict[str, dict[str, int]]:
+    """A result's stars by player, then by stage (the stage-by-player table)."""
+    table: dict[str, dict[str, int]] = defaultdict(dict)
+    for award in result.get("awards", []):
+        row = table[award["player"]]
+        row[award["stage"]] = row.get(award["stage"], 0) + award["stars"]
+    return dict(table)

@@ -1,0 +1,161 @@
+"""The score pad's figures: start time, a stateless score request, and concurrent saves.
+
+    python tools/bench_serve.py [--requests 400] [--starts 5] [--clients 20] [--games 5]
+
+- **start**: ``critter-kitchen serve --port 0`` until it prints its address (it listens
+  then), and until its first answer; the median of ``--starts`` runs (goal: under 2 s).
+- **score**: ``POST /api/score`` of the golden 5-player record on 127.0.0.1, one worker,
+  one keep-alive connection, one request at a time: median, p95 and p99 (goal: p95 at
+  most 20 ms); beside it the same record scored in this process by ``score_record`` (the
+  engine alone) and by the server's own path (JSON text read by the engine's reader,
+  scored, written), so the ratio tells what HTTP and the framework add.
+- **saves**: ``--clients`` clients saving ``--games`` games each at once: how many were
+  acknowledged, failed and then found kept (goal: none lost, none failed), and the rate.
+
+The machine is shared and noisy: compare figures within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_serve_durability import Server, record_for  # noqa: E402
+
+RECORD = ROOT / "tests" / "golden" / "five-players.yaml"
+
+
+def percentile(times: list[float], share: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def figures(times: list[float]) -> str:
+    ms = [t * 1000 for t in times]
+    median, p95, p99 = statistics.median(ms), percentile(ms, 0.95), percentile(ms, 0.99)
+    return f"median {median:6.2f} ms  p95 {p95:6.2f} ms  p99 {p99:6.2f} ms"
+
+
+def bench_start(starts: int) -> None:
+    listening, answering = [], []
+    for _ in range(starts):
+        with tempfile.TemporaryDirectory() as folder:
+            began = time.perf_counter()
+            server = Server(Path(folder) / "games.sqlite3")
+            listening.append(time.perf_counter() - began)
+            server.request("GET", "/api/games")
+            answering.append(time.perf_counter() - began)
+            server.stop()
+    print(
+        f"start: listening after {statistics.median(listening):.2f} s, first answer after "
+        f"{statistics.median(answering):.2f} s (median of {starts}; goal: under 2 s)"
+    )
+
+
+def timed(call: Any, count: int) -> list[float]:
+    times = []
+    for _ in range(count):
+        began = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def bench_score(requests: int) -> None:
+    from critter_kitchen import load_ruleset, score_record
+    from critter_kitchen.web.scoring import Rulesets, score_body
+
+    record = yaml.safe_load(RECORD.read_text(encoding="utf-8"))
+    body = json.dumps(record).encode()
+    ruleset = load_ruleset()
+    rulesets = Rulesets()
+    engine = timed(lambda: score_record(record, ruleset), requests)
+    server_path = timed(lambda: score_body(rulesets, body), requests)
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "games.sqlite3")
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+
+        def post() -> None:
+            connection.request("POST", "/api/score", body, {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200, response.status
+
+        timed(post, 20)  # warm: the first requests load what the rest reuse
+        http_times = timed(post, requests)
+        connection.close()
+        server.stop()
+    base = percentile(engine, 0.95)
+    print(f"score, 5 players, {requests} requests:")
+    print(f"  score_record in process   {figures(engine)}")
+    print(f"  the server's path, no HTTP {figures(server_path)}  (p95 x{percentile(server_path, 0.95) / base:.1f})")
+    print(
+        f"  POST /api/score, loopback {figures(http_times)}  (p95 x{percentile(http_times, 0.95) / base:.1f}; "
+        "goal: p95 <= 20 ms)"
+    )
+
+
+def bench_saves(clients: int, games: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "games.sqlite3")
+        acknowledged: list[int] = []
+        failed: list[str] = []
+        lock = threading.Lock()
+        barrier = threading.Barrier(clients)
+
+        def client(number: int) -> None:
+            barrier.wait()
+            for game in range(games):
+                try:
+                    status, answer = server.request("POST", "/api/games", record_for(number, game))
+                except OSError as e:
+                    status, answer = 0, str(e)
+                with lock:
+                    (acknowledged.append(answer["id"]) if status == 201 else failed.append(f"{status} {answer}"))
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+        began = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        took = time.perf_counter() - began
+        kept = {g["id"] for g in server.request("GET", "/api/games?limit=1000")[1]["games"]}
+        server.stop()
+    lost = len(set(acknowledged) - kept)
+    print(
+        f"saves: {clients} clients x {games} games: {len(acknowledged)} acknowledged, {len(failed)} failed, "
+        f"{lost} lost; {len(acknowledged) / took:.0f} saves/s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--games", type=int, default=5)
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    bench_start(args.starts)
+    bench_score(args.requests)
+    bench_saves(args.clients, args.games)
+
+
+if __name__ == "__main__":
+    main()
