@@ -27,6 +27,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# Set by .ci/run: there, a missing browser is a failure, not a skip, so CI cannot pass
+# without running the browser tests.
+REQUIRE_ENV = "CRITTER_KITCHEN_REQUIRE_BROWSER"
 # A directory to copy screenshots into, for people to look at them.
 SCREENSHOTS_ENV = "CRITTER_KITCHEN_SCREENSHOTS"
 
@@ -40,13 +43,19 @@ def chromium_path() -> str | None:
 
 
 def chromium_or_skip() -> Any:
-    """Playwright's ``sync_playwright`` when Playwright and chromium are both here; else skip the test."""
+    """Playwright's ``sync_playwright`` when Playwright and chromium are both here; else skip the
+    test (or fail it, where ``CRITTER_KITCHEN_REQUIRE_BROWSER`` is set)."""
+    missing = None
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.skip('Playwright for Python is not installed (pip install -e ".[browser]")')
-    if chromium_path() is None:
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+        missing = 'Playwright for Python is not installed (pip install -e ".[browser]")'
+    if missing is None and chromium_path() is None:
+        missing = "chromium is not installed (apt-get install -y chromium)"
+    if missing is not None:
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"{missing}, and {REQUIRE_ENV} is set")
+        pytest.skip(missing)
     return sync_playwright
 
 
