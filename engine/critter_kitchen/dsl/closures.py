@@ -55,7 +55,7 @@ class Ranked(tuple):  # type: ignore[type-arg]
 class Compiled:
     """A checked program: its ops, the variable slots it needs, its type, and its closure."""
 
-    __slots__ = ("ops", "slots", "type", "run", "steps")
+    __slots__ = ("ops", "slots", "type", "run", "steps", "sees_cards")
 
     def __init__(self, ops: Op, slots: int, type: str) -> None:
         self.ops = ops
@@ -63,6 +63,8 @@ class Compiled:
         self.type = type
         self.run: Fn = build(ops)
         self.steps = steps_of(ops)  # what one run costs outside its loops and aggregates
+        # Whether what it does may depend on which cards are in play (rescoring reruns it then).
+        self.sees_cards = any(FUNCTIONS[name].sees_cards for name in functions_called(ops))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Compiled, (self.ops, self.slots, self.type)  # the closure is rebuilt on load
@@ -71,6 +73,20 @@ class Compiled:
 def build(op: Op) -> Fn:
     """The closure that runs ``op``."""
     return _BUILDERS[op[0]](*op[1:])
+
+
+def functions_called(op: Any) -> set[str]:
+    """The names of the registry functions ``op`` calls, anywhere inside it."""
+    found: set[str] = set()
+    todo = [op]
+    while todo:
+        part = todo.pop()
+        if type(part) is not tuple:
+            continue
+        if len(part) == 3 and part[0] == "call" and type(part[1]) is str and part[1] in FUNCTIONS:
+            found.add(part[1])
+        todo.extend(part)
+    return found
 
 
 def bounded(x: int) -> int:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 class Function:
-    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner", "reads")
+    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner", "reads", "sees_cards")
 
     def __init__(
         self,
@@ -31,6 +31,7 @@ class Function:
         setter: Callable[..., None] | None = None,  # setter(frame, value, *args) for set/add/multiply
         needs_owner: bool = False,
         reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
+        sees_cards: bool = False,  # whether it tells which cards are in play (rescoring must not reuse it)
     ) -> None:
         self.name = name
         self.params = params
@@ -41,6 +42,7 @@ class Function:
         self.setter = setter
         self.needs_owner = needs_owner
         self.reads = reads
+        self.sees_cards = sees_cards
 
 
 class Aggregate:
@@ -79,10 +81,11 @@ def _fn(
     needs_owner: bool = False,
     setter: Callable[..., None] | None = None,
     reads: str | None = None,
+    sees_cards: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
-        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner, reads)  # type: ignore[arg-type]
+        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner, reads, sees_cards)  # type: ignore[arg-type]
         return impl
 
     return register
@@ -212,7 +215,7 @@ def _priority(f: Any, p: Any) -> int:
     return p.index + 1  # type: ignore[no-any-return]
 
 
-@_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play")
+@_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play", sees_cards=True)
 def _in_play(f: Any, card_id: str) -> bool:
     return any(card.id == card_id for card, _ in spend(f, f.game.cards_in_play()))
 

@@ -10,6 +10,7 @@ from ..values import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..dsl.closures import Compiled
@@ -59,17 +60,26 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
-def run_stages(game: Game, source: str = "") -> None:
+def run_stages(
+    game: Game, source: str = "", first: int = 0, pause: Callable[[Game, int], None] | None = None
+) -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities.
 
     Each stage has three hook points: its ``before`` effects, its body (or the card that
     replaces it), its ``after`` effects. The effects of one hook point run in a canonical
     order (card kind, card id, owner), never the record's, and read the game as the hook
     point began; what they change is applied when it ends (see :func:`_end_hook_point`).
+
+    ``first``: the index in ``ruleset.stages`` to start at, the game holding the state the
+    stages before it left (see stages/rescore.py); ``pause(game, i)`` is called before stage i.
     """
     hooks = _hooks(game)
     holders = _holders(game)
-    for stage in game.ruleset.stages:
+    stages = game.ruleset.stages
+    for index in range(first, len(stages)):
+        stage = stages[index]
+        if pause is not None:
+            pause(game, index)
         declared = holders.get(stage.card)
         if declared is None:
             continue  # the card that declares the stage is not in play: no such stage in this game
@@ -174,9 +184,13 @@ def score_game(game: Game, source: str = "") -> Result:
     """Score a checked game: run the stages, rank the players."""
     run_stages(game, source)
     standings, decided = rank(game)
-    notes = [
+    return Result(game, standings, decided, notes_of(game))
+
+
+def notes_of(game: Game) -> list[str]:
+    """What the result must say of the rules in force: each unverified parameter value in use."""
+    return [
         f"{p.name}: {p.unverified}"
         for p in game.ruleset.parameters.values()
         if p.unverified and game.params.get(p.name) == p.value
     ]
-    return Result(game, standings, decided, notes)
