@@ -38,6 +38,21 @@ def score_record(
     return score_game(read_record(rules, record, source), source)
 
 
+def read_game(
+    record: Any,
+    ruleset: Ruleset | None = None,
+    *,
+    packs: Sequence[str | os.PathLike[str]] = (),
+    source: str = "<record>",
+) -> Game:
+    """Read and check one parsed game record without scoring it, for :func:`score_without`.
+
+    Packs as for :func:`score_record`; InputError lists every problem of an invalid record.
+    """
+    rules = ruleset if ruleset is not None else load_ruleset(packs_for(record, packs, source))
+    return read_record(rules, record, source)
+
+
 def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str = "<record>") -> list[str]:
     """The pack folders to load, on top of the base pack, to score ``record`` with ``packs`` added."""
     cli = pack_folders([os.fspath(p) for p in packs])

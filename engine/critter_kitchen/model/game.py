@@ -152,9 +152,7 @@ class Checkpoint:
         self.stage_count = len(game.stages_run)
         self.steps = game.steps
         self.groups = game._groups
-        self.players = [
-            (p.stars, dict(p.stage_stars), [c.quality for c in p.courses.values()]) for p in game.players
-        ]
+        self.players = [(p.stars, dict(p.stage_stars), [c.quality for c in p.courses.values()]) for p in game.players]
 
 
 class Game:

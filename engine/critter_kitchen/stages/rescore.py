@@ -87,12 +87,20 @@ def game_without(game: Game, removed: Collection[str]) -> Game:
     fresh.players = tuple(_player_copy(p, removed) for p in game.players)
     fresh.rivals = tuple(_rival_copy(p) for p in game.rivals)
     params = {p.index: held_parameters(fresh.params, p.owned) for p in fresh.players}
+    # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
+    same_rules = not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
     for player, old in zip(fresh.players, game.players, strict=True):
         own = params[player.index]
-        player.tokens = {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
-        player.serve(_courses(old.courses.values(), own, rs.ingredient_types))
+        known = same_rules or all(unknown_token(k, own) is None for k in old.tokens)
+        player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
+        player.serve(_courses(old.courses.values(), own, rs.ingredient_types, same_rules))
     for rnd, meals in game.meals.items():
-        fresh.meals[rnd] = _meals(meals, fresh, params)
+        if same_rules:
+            fresh.meals[rnd] = tuple(
+                Meal(m.round, m.card, fresh.players[m.player.index], m.ingredients, m.tokens, m.quality) for m in meals
+            )
+        else:
+            fresh.meals[rnd] = _meals(meals, fresh, params)
     return fresh
 
 
@@ -109,14 +117,17 @@ def _rival_copy(old: Player) -> Player:
     return rival
 
 
-def _courses(courses: Iterable[Course], params: dict[str, object], types: tuple[str, ...]) -> dict[str, Course]:
-    """The critic courses still legal under ``params``, each with its quality under them."""
+def _courses(
+    courses: Iterable[Course], params: dict[str, object], types: tuple[str, ...], legal: bool
+) -> dict[str, Course]:
+    """The critic courses still legal under ``params`` (all of them when ``legal``), each with its
+    quality before any effect under them."""
     out: dict[str, Course] = {}
     for course in courses:
         served: Ingredient | str = (
             course.token if course.token is not None else Ingredient(course.type, course.value, course.spices)
         )
-        if not course_problems(course.type, served, params, types):
+        if legal or not course_problems(course.type, served, params, types):
             quality = course_quality(served, params)
             value = quality if course.token is not None else course.value  # a token course is worth its token
             out[course.type] = Course(course.type, value, course.spices, course.token, quality)
@@ -199,5 +210,3 @@ def _plan(game: Game, source: str) -> _Plan:
     if not isinstance(game.rescoring, _Plan):
         game.rescoring = _Plan(game, source)
     return game.rescoring
-
-

@@ -60,9 +60,7 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
-def run_stages(
-    game: Game, source: str = "", first: int = 0, pause: Callable[[Game, int], None] | None = None
-) -> None:
+def run_stages(game: Game, source: str = "", first: int = 0, pause: Callable[[Game, int], None] | None = None) -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities.
 
     Each stage has three hook points: its ``before`` effects, its body (or the card that
