@@ -16,11 +16,12 @@ the card taken out of it, and :func:`game_without` and :func:`score_without` kee
   the game what it is.
 
 Only what can change is run again. A run of the whole game is made once per game (and
-kept on it) with a checkpoint before each stage that a removal can start from; scoring
-without a card then starts from the checkpoint before the first stage whose outcome can
-depend on that card: the first stage it hooks or declares, or the first whose effects ask
-which cards are in play (``in_play``). When the card changes a rule parameter, every
-stage runs again. Ranking always runs again. A test compares this with the plain path,
+kept on it) with a checkpoint before each hook point (a stage's before effects, its body,
+its after effects) that a removal can start from; scoring without a card then starts from
+the checkpoint before the first hook point whose outcome can depend on that card: the
+first it has effects at, the first stage it declares, or the first whose code asks which
+cards are in play (``in_play``). When the card changes a rule parameter, every stage runs
+again. Ranking always runs again. A test compares this with the plain path,
 the record without the card read and scored from scratch, on generated games of every
 shipped pack.
 """
@@ -38,7 +39,7 @@ from ..model.meals import (
     table_parameters,
     unknown_token,
 )
-from .runner import Result, notes_of, rank, run_stages
+from .runner import POINTS, Result, notes_of, rank, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
     plan = _plan(game, source)
     fresh = game_without(game, removed)
-    first = plan.first_stage(removed)
+    first = plan.first_point(removed)
     if first:
         fresh.resume(plan.checkpoints[first])
     run_stages(fresh, source, first)
@@ -153,12 +154,21 @@ def _result(game: Game) -> Result:
     return Result(game, standings, decided, notes_of(game))
 
 
+TIMING_POINT = {"before": 0, "replace": 1, "after": 2}  # each timing's hook point within its stage
+
+
 class _Plan:
-    """One game's run with every card, and its checkpoints: where a removal can start from."""
+    """One game's run with every card, and its checkpoints: where a removal can start from.
+
+    Places are hook points, numbered as :func:`~critter_kitchen.stages.runner.run_stages`
+    numbers them.
+    """
 
     def __init__(self, game: Game, source: str) -> None:
-        self.stage_index = {stage.name: i for i, stage in enumerate(game.ruleset.stages)}
-        self.declared_by = {stage.name: stage.card for stage in game.ruleset.stages}
+        stages = game.ruleset.stages
+        self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
+        self.declared_by = {stage.name: stage.card for stage in stages}
+        self.end = len(stages) * POINTS
         self.first_seeing = self._first_seeing(game)
         self.firsts = {card.id: self._first_for(card) for card in removable_cards(game)}
         wanted = {i for i in self.firsts.values() if i > 0}
@@ -166,43 +176,51 @@ class _Plan:
         if not wanted:
             return
 
-        def pause(running: Game, index: int) -> None:
-            if index in wanted:
-                self.checkpoints[index] = running.checkpoint()
+        def pause(running: Game, point: int) -> None:
+            if point in wanted:
+                self.checkpoints[point] = running.checkpoint()
 
         try:
             run_stages(game_without(game, ()), source, 0, pause)
         except (InputError, EvaluationError):
             self.checkpoints = {}  # the whole game cannot be scored: every removal starts afresh
 
-    def first_stage(self, removed: Collection[str]) -> int:
-        """The stage to start from when ``removed`` are taken out: 0, or one with a checkpoint."""
+    def first_point(self, removed: Collection[str]) -> int:
+        """The hook point to start from when ``removed`` are taken out: 0, or one with a checkpoint.
+
+        A checkpoint at an earlier point than the first that can change serves as well: the
+        stages between are run again.
+        """
         first = min((self.firsts[cid] for cid in removed), default=0)
-        return first if first in self.checkpoints else 0
+        return max((p for p in self.checkpoints if p <= first), default=0)
+
+    def _point(self, stage: str, timing: str) -> int:
+        index = self.stage_index.get(stage)
+        return self.end if index is None else index * POINTS + TIMING_POINT[timing]
 
     def _first_for(self, card: Card) -> int:
-        """The first stage whose outcome may depend on ``card``."""
+        """The first hook point whose outcome may depend on ``card``."""
         if card.parameters:
             return 0  # the rules in force change: every meal and every stage may
         first = self.first_seeing
         for effect in card.effects:
-            first = min(first, self.stage_index.get(effect.stage, first))
+            first = min(first, self._point(effect.stage, effect.timing))
         for name, i in self.stage_index.items():
-            if self.declared_by[name] == card.id:  # a stage of its own, run for each holder
-                first = min(first, i)
+            if self.declared_by[name] == card.id:  # a stage of its own: without it, no such stage
+                first = min(first, i * POINTS)
         return first
 
     def _first_seeing(self, game: Game) -> int:
-        """The first stage at which code in play asks which cards are in play; past the last if none."""
-        rs = game.ruleset
-        first = len(rs.stages)
-        for i, stage in enumerate(rs.stages):
+        """The first hook point at which code in play asks which cards are in play; the end if none."""
+        first = self.end
+        for i, stage in enumerate(game.ruleset.stages):
             if stage.code is not None and stage.code.sees_cards:
-                return i
+                first = min(first, i * POINTS + TIMING_POINT["replace"])
+                break
         for card, _ in game.cards_in_play():
             for effect in card.effects:
                 if effect.code is not None and effect.code.sees_cards:
-                    first = min(first, self.stage_index.get(effect.stage, first))
+                    first = min(first, self._point(effect.stage, effect.timing))
         return first
 
 
