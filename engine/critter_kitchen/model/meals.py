@@ -95,14 +95,17 @@ def legality_problems(
     for kind in listed:
         slots[kind] = slots.get(kind, 0) + 1
     served: dict[str, int] = {}
+    real = 0  # the ingredients of a listed type
     for ingredient in ingredients:
-        served[ingredient.type] = served.get(ingredient.type, 0) + 1
+        kind = ingredient.type
+        served[kind] = served.get(kind, 0) + 1
+        if kind in slots:
+            real += 1
     problems: list[str] = []
-    if params["only_listed_types"]:
+    if params["only_listed_types"] and real < len(ingredients):
         for kind in served:
             if kind not in slots:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
-    real = sum(n for kind, n in served.items() if kind in slots)
     need = params["min_real_ingredients"]
     if real < need:
         used = [k for k, n in tokens.items() if n]
