@@ -18,7 +18,19 @@ if TYPE_CHECKING:
 
 
 class Function:
-    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner", "reads", "sees_cards")
+    __slots__ = (
+        "name",
+        "params",
+        "returns",
+        "doc",
+        "phrase",
+        "impl",
+        "setter",
+        "needs_owner",
+        "reads",
+        "sees_cards",
+        "reads_params",
+    )
 
     def __init__(
         self,
@@ -32,6 +44,7 @@ class Function:
         needs_owner: bool = False,
         reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
         sees_cards: bool = False,  # whether it tells which cards are in play (rescoring must not reuse it)
+        reads_params: tuple[str, ...] = (),  # the rule parameters its impl reads of the game
     ) -> None:
         self.name = name
         self.params = params
@@ -43,6 +56,7 @@ class Function:
         self.needs_owner = needs_owner
         self.reads = reads
         self.sees_cards = sees_cards
+        self.reads_params = reads_params
 
 
 class Aggregate:
@@ -82,10 +96,23 @@ def _fn(
     setter: Callable[..., None] | None = None,
     reads: str | None = None,
     sees_cards: bool = False,
+    reads_params: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
-        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner, reads, sees_cards)  # type: ignore[arg-type]
+        FUNCTIONS[name] = Function(
+            name,
+            pairs,  # type: ignore[arg-type]
+            returns,
+            doc,
+            phrase,
+            impl,
+            setter,
+            needs_owner,
+            reads,
+            sees_cards,
+            reads_params,
+        )
         return impl
 
     return register
@@ -188,6 +215,7 @@ def _tokens(f: Any, p: Any, kind: str) -> int:
     t.INT,
     "total value of p's unused tokens (each at its value in 'token_values')",
     "the value of {p}'s unused tokens",
+    reads_params=("token_values",),
 )
 def _token_value(f: Any, p: Any) -> int:
     values = f.game.params["token_values"]
@@ -276,6 +304,7 @@ _attribute(
     t.list_of(t.SPICE),
     "every spice: one per ingredient type of the loaded packs, then the wild spice",
     "the kinds of spice",
+    reads_params=("wild_spice",),
 )
 def _spice_types(f: Any) -> tuple[str, ...]:
     return (*f.game.ruleset.ingredient_types, f.game.params["wild_spice"])

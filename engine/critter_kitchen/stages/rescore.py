@@ -20,10 +20,13 @@ kept on it) with a checkpoint before each hook point (a stage's before effects, 
 its after effects) that a removal can start from; scoring without a card then starts from
 the checkpoint before the first hook point whose outcome can depend on that card: the
 first it has effects at, the first stage it declares, or the first whose code asks which
-cards are in play (``in_play``). When the card changes a rule parameter, every stage runs
-again. Ranking always runs again. A test compares this with the plain path,
-the record without the card read and scored from scratch, on generated games of every
-shipped pack.
+cards are in play (``in_play``). When the card changes a rule parameter, the meals are
+judged again: if any comes out otherwise (legality, quality), every stage runs again;
+else the run starts no later than the first hook point whose code reads a changed
+parameter (``Compiled.params_read``, from the program's ``param`` ops and what its
+registry functions and statements declare they read). Ranking always runs again. A test
+compares this with the plain path, the record without the card read and scored from
+scratch, on generated games of every shipped pack.
 """
 
 from __future__ import annotations
@@ -44,9 +47,12 @@ from .runner import POINTS, Result, notes_of, rank, run_stages
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
+    from typing import Any
 
     from ..model.game import Checkpoint
     from ..model.ruleset import Card
+
+    _MealState = tuple[tuple[Any, ...], ...]
 
 
 def removable_cards(game: Game) -> list[Card]:
@@ -69,17 +75,21 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
     plan = _plan(game, source)
-    fresh = game_without(game, removed)
-    first = plan.first_point(removed)
+    fresh = game_without(game, removed, plan.pristine)
+    first = plan.first_point(game, fresh, removed)
     if first:
         fresh.resume(plan.checkpoints[first])
     run_stages(fresh, source, first)
     return _result(fresh)
 
 
-def game_without(game: Game, removed: Collection[str]) -> Game:
+def game_without(game: Game, removed: Collection[str], pristine: _MealState | None = None) -> Game:
     """A new unscored game: ``game``'s players and meals without the cards ``removed``, each meal
-    judged again under the rules in force without them (dropped if no longer legal)."""
+    judged again under the rules in force without them (dropped if no longer legal).
+
+    ``pristine``: the meals of ``game`` as read (:func:`_meal_state`), whose course
+    qualities are taken as they are when the removal changes no parameter.
+    """
     rs = game.ruleset
     table = tuple(c for c in game.table_cards if c.id not in removed)
     fresh = Game(rs, (), table_parameters(rs, table), {})
@@ -94,7 +104,16 @@ def game_without(game: Game, removed: Collection[str]) -> Game:
         own = params[player.index]
         known = same_rules or all(unknown_token(k, own) is None for k in old.tokens)
         player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
-        player.serve(_courses(old.courses.values(), own, rs.ingredient_types, same_rules))
+        if same_rules and pristine is not None:
+            qualities = pristine[0][player.index][1]
+            player.serve(
+                {
+                    c.type: Course(c.type, c.value, c.spices, c.token, q)
+                    for c, (_, q) in zip(old.courses.values(), qualities, strict=True)
+                }
+            )
+        else:
+            player.serve(_courses(old.courses.values(), own, rs.ingredient_types, same_rules))
     for rnd, meals in game.meals.items():
         if same_rules:
             fresh.meals[rnd] = tuple(
@@ -154,6 +173,10 @@ def _result(game: Game) -> Result:
     return Result(game, standings, decided, notes_of(game))
 
 
+class _Enough(Exception):
+    """The run that makes the checkpoints has made the last one."""
+
+
 TIMING_POINT = {"before": 0, "replace": 1, "after": 2}  # each timing's hook point within its stage
 
 
@@ -169,39 +192,65 @@ class _Plan:
         self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
         self.declared_by = {stage.name: stage.card for stage in stages}
         self.end = len(stages) * POINTS
-        self.first_seeing = self._first_seeing(game)
+        self.readers = self._readers(game)
+        self.first_seeing = min((point for point, sees, _ in self.readers if sees), default=self.end)
         self.firsts = {card.id: self._first_for(card) for card in removable_cards(game)}
-        wanted = {i for i in self.firsts.values() if i > 0}
+        wanted = {self._first_alone(game, card) for card in removable_cards(game)} - {0}
         self.checkpoints: dict[int, Checkpoint] = {}
+        self.pristine: _MealState | None = None
         if not wanted:
             return
+        whole = game_without(game, ())
+        self.pristine = _meal_state(whole)
+
+        last = max(wanted)
 
         def pause(running: Game, point: int) -> None:
             if point in wanted:
                 self.checkpoints[point] = running.checkpoint()
+            if point >= last:
+                raise _Enough  # what runs after the last checkpoint is never reused
 
         try:
-            run_stages(game_without(game, ()), source, 0, pause)
+            run_stages(whole, source, 0, pause)
+        except _Enough:
+            pass
         except (InputError, EvaluationError):
             self.checkpoints = {}  # the whole game cannot be scored: every removal starts afresh
 
-    def first_point(self, removed: Collection[str]) -> int:
-        """The hook point to start from when ``removed`` are taken out: 0, or one with a checkpoint.
+    def first_point(self, game: Game, fresh: Game, removed: Collection[str]) -> int:
+        """The hook point to start ``fresh`` (``game`` without ``removed``) from: 0, or one with a checkpoint.
 
-        A checkpoint at an earlier point than the first that can change serves as well: the
-        stages between are run again.
+        When the removal changes rule parameters, the meals judged again must come out as
+        they were, and the points reading a changed parameter run again. A checkpoint at an
+        earlier point than the first that can change serves as well: the points between run again.
         """
-        first = min((self.firsts[cid] for cid in removed), default=0)
+        if not self.checkpoints:
+            return 0
+        first = min((self.firsts[cid] for cid in removed), default=self.end)
+        if any(game.ruleset.cards[cid].parameters for cid in removed):
+            if _meal_state(fresh) != self.pristine:
+                return 0
+            first = min(first, self._first_reading(changed_parameters(game.params, fresh.params)))
         return max((p for p in self.checkpoints if p <= first), default=0)
+
+    def _first_alone(self, game: Game, card: Card) -> int:
+        """Where removing ``card`` alone starts, if the meals stay as they are: a checkpoint to make."""
+        first = self.firsts[card.id]
+        if card.parameters and card in game.table_cards:
+            rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
+            first = min(first, self._first_reading(changed_parameters(game.params, rest)))
+        return first
+
+    def _first_reading(self, changed: set[str]) -> int:
+        return min((point for point, _, reads in self.readers if reads & changed), default=self.end)
 
     def _point(self, stage: str, timing: str) -> int:
         index = self.stage_index.get(stage)
         return self.end if index is None else index * POINTS + TIMING_POINT[timing]
 
     def _first_for(self, card: Card) -> int:
-        """The first hook point whose outcome may depend on ``card``."""
-        if card.parameters:
-            return 0  # the rules in force change: every meal and every stage may
+        """The first hook point whose outcome may depend on ``card``, its parameters aside."""
         first = self.first_seeing
         for effect in card.effects:
             first = min(first, self._point(effect.stage, effect.timing))
@@ -210,18 +259,33 @@ class _Plan:
                 first = min(first, i * POINTS)
         return first
 
-    def _first_seeing(self, game: Game) -> int:
-        """The first hook point at which code in play asks which cards are in play; the end if none."""
-        first = self.end
+    def _readers(self, game: Game) -> list[tuple[int, bool, frozenset[str]]]:
+        """Each program that may run: its hook point, whether it asks which cards are in play,
+        and the rule parameters it reads."""
+        found = []
         for i, stage in enumerate(game.ruleset.stages):
-            if stage.code is not None and stage.code.sees_cards:
-                first = min(first, i * POINTS + TIMING_POINT["replace"])
-                break
+            if stage.code is not None:
+                found.append((i * POINTS + TIMING_POINT["replace"], stage.code.sees_cards, stage.code.params_read))
         for card, _ in game.cards_in_play():
             for effect in card.effects:
-                if effect.code is not None and effect.code.sees_cards:
-                    first = min(first, self._point(effect.stage, effect.timing))
-        return first
+                if effect.code is not None:
+                    point = self._point(effect.stage, effect.timing)
+                    found.append((point, effect.code.sees_cards, effect.code.params_read))
+        return found
+
+
+def _meal_state(game: Game) -> _MealState:
+    """What the meals of an unscored game are: every course and meal served, with its quality, and the tokens kept."""
+    players = tuple(
+        (tuple(p.tokens.items()), tuple((k, c.quality) for k, c in p.courses.items())) for p in game.players
+    )
+    meals = tuple((rnd, tuple((m.player.index, m.card.id, m.quality) for m in ms)) for rnd, ms in game.meals.items())
+    return (players, meals)
+
+
+def changed_parameters(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+    """The names of the parameters whose values differ."""
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
 def _plan(game: Game, source: str) -> _Plan:
