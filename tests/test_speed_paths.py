@@ -1,11 +1,8 @@
-"""Fast paths checked against the plain ones: rescoring without a card, and the JSON reader.
+"""Rescoring checked against the plain path.
 
-- ``score_without(game, [card])`` against the plain path: the record with the card taken
-  out, read and scored from scratch (with any meal the rules without the card refuse
-  taken out too: the documented meaning of rescoring), on generated games of every
-  shipped pack.
-- JSON text read with the quick duplicate-key check against the stdlib hook on every
-  record of the golden games and the error corpora, and on hostile duplicates.
+``score_without(game, [card])`` against the record with the card taken out, read and
+scored from scratch (with any meal the rules without the card refuse taken out too: the
+documented meaning of rescoring), on generated games of every shipped pack.
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ import pytest
 
 from critter_kitchen import InputError, check_course, check_meal, load_ruleset, rule_parameters, score_without
 from critter_kitchen.api import removable_cards
-from critter_kitchen.loading import files
 from critter_kitchen.loading.records import read_record
 from critter_kitchen.model.game import Ingredient
 from critter_kitchen.report.json import json_text, result_json
@@ -271,51 +267,3 @@ def test_only_cards_on_the_table_or_held_can_be_removed() -> None:
         score_without(game, [challenge])
     with pytest.raises(ValueError, match="not a removable card in play in this game: no-such-card"):
         score_without(game, ["no-such-card"])
-
-
-# the JSON reader's quick duplicate-key check against the stdlib hook
-
-
-def _json_texts() -> list[str]:
-    texts = []
-    for folder in ("golden", "records", "hostile"):
-        for path in sorted((ROOT / "tests" / folder).rglob("*.json")):
-            texts.append(path.read_text(encoding="utf-8", errors="surrogateescape"))
-    return texts
-
-
-def _stdlib(source: str, text: str):
-    try:
-        return ("data", files.parse_json_hooked(source, text))
-    except InputError as e:
-        return ("problems", [p.format() for p in e.problems])
-
-
-def _quick(source: str, text: str):
-    try:
-        return ("data", files.parse_json(source, text))
-    except InputError as e:
-        return ("problems", [p.format() for p in e.problems])
-
-
-HOSTILE = [
-    '{"a": 1, "a": 2}',
-    '{"a": {"b": 1, "b": 1}}',
-    '{"a": 1, "a": 2, "b": "\\u003a"}',
-    '{"a": 1, "a": 2, "b": "\\u003A\\u003a"}',
-    '{"x": "a:b", "y": [{"k": 1, "k": 2}]}',
-    '{"\\u0061": 1, "a": 2}',
-    '{"a": 1.5, "a": NaN}',
-    '{"a": [1, {"b": {}, "c": {"d": 1, "d": 2}}]}',
-    '{"a": "::::", "b": 1, "b": 2}',
-    '{"a": "x"}',
-    '[{"a": 1}, {"a": 1}]',
-    '{"a": "\\ud800"}',
-    '{"a": 1e999999}',
-    "[" * 5000 + "]" * 5000,
-]
-
-
-@pytest.mark.parametrize("text", HOSTILE + _json_texts())
-def test_quick_duplicate_check_reads_json_as_the_stdlib_hook_does(text: str) -> None:
-    assert repr(_quick("f.json", text)) == repr(_stdlib("f.json", text))
