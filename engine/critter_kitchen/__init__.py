@@ -8,7 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import check_course, check_meal, rule_parameters, score_record
+    from .api import check_course, check_meal, removable_cards, rule_parameters, score_record, score_without
     from .loading.cached import load_ruleset
     from .model.game import Ingredient
     from .report.json import result_json
@@ -25,9 +25,11 @@ __all__ = [
     "check_course",
     "check_meal",
     "load_ruleset",
+    "removable_cards",
     "result_json",
     "rule_parameters",
     "score_record",
+    "score_without",
     "__version__",
 ]
 
@@ -37,6 +39,8 @@ _LAZY = {
     "check_meal": ".api",
     "check_course": ".api",
     "rule_parameters": ".api",
+    "score_without": ".api",
+    "removable_cards": ".api",
     "Ingredient": ".model.game",
     "load_ruleset": ".loading.cached",
     "result_json": ".report.json",

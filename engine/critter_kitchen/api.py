@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
-    from .model.game import Ingredient
+    from .model.game import Game, Ingredient
     from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
 
@@ -38,6 +38,21 @@ def score_record(
     return score_game(read_record(rules, record, source), source)
 
 
+def read_game(
+    record: Any,
+    ruleset: Ruleset | None = None,
+    *,
+    packs: Sequence[str | os.PathLike[str]] = (),
+    source: str = "<record>",
+) -> Game:
+    """Read and check one parsed game record without scoring it, for :func:`score_without`.
+
+    Packs as for :func:`score_record`; InputError lists every problem of an invalid record.
+    """
+    rules = ruleset if ruleset is not None else load_ruleset(packs_for(record, packs, source))
+    return read_record(rules, record, source)
+
+
 def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str = "<record>") -> list[str]:
     """The pack folders to load, on top of the base pack, to score ``record`` with ``packs`` added."""
     cli = pack_folders([os.fspath(p) for p in packs])
@@ -51,10 +66,11 @@ def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterab
 
     Read it once per player and pass it to :func:`check_meal` and :func:`check_course`.
     """
-    params = ruleset.base_params()
-    for card in (*in_play, *held):
-        params.update(card.parameters)
-    return params
+    from .model.meals import held_parameters, table_parameters
+
+    params = table_parameters(ruleset, in_play)
+    own = held_parameters(params, held)
+    return own if own is not params else dict(own)
 
 
 def check_meal(
@@ -74,11 +90,10 @@ def check_meal(
     the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These are
     the rules the record reader applies to every recorded meal.
     """
-    from .model.meals import meal_problems, meal_quality, unknown_token
+    from .model.meals import meal_quality, served_meal_problems
 
     counts = dict(tokens)
-    problems = [wrong for name in counts if (wrong := unknown_token(name, params)) is not None]
-    problems += meal_problems(card, ingredients, counts, params, held, ruleset.ingredient_types)
+    problems = served_meal_problems(card, ingredients, counts, params, held, ruleset.ingredient_types)
     return problems, 0 if problems else meal_quality(ingredients, counts, params)
 
 
@@ -95,3 +110,29 @@ def check_course(
 
     problems = course_problems(kind, served, params, ruleset.ingredient_types)
     return problems, 0 if problems else course_quality(served, params)
+
+
+def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:
+    """Score an already-read game as if the cards ``card_ids`` were not in play, with the same meals.
+
+    ``game`` is what :func:`~critter_kitchen.loading.records.read_record` returned, scored
+    already or not; it is not changed. The answer is the one the record would get with those
+    cards taken out of it, read and scored from scratch, except that a recorded meal (or
+    critic course) that the rules without the cards no longer allow counts as not served;
+    every meal's quality is judged under the rules without the cards. Only the stages whose
+    outcome can depend on the cards run again (see ``critter_kitchen.stages.rescore``), so
+    this costs well under a full read and score: the balance lab calls it once per card.
+
+    Raises ValueError when an id is not a card on the table or held by a player
+    (:func:`removable_cards`); challenge and rules cards cannot be removed.
+    """
+    from .stages.rescore import score_without as rescore
+
+    return rescore(game, card_ids, source)
+
+
+def removable_cards(game: Game) -> list[Card]:
+    """The cards of a read game that :func:`score_without` can take out: on the table, then held."""
+    from .stages.rescore import removable_cards as removable
+
+    return removable(game)

@@ -31,8 +31,11 @@ unchecked programs.
 from __future__ import annotations
 
 import os
-import pickle
 import stat
+
+# The unpickler itself: ``pickle`` (the Python module around it) adds re, struct and
+# codecs to a cold ``score`` that only reads the cache; writing an entry imports it.
+from _pickle import Unpickler, UnpicklingError
 
 from .loading.discovery import read_regular
 
@@ -125,6 +128,8 @@ def load(name: str, admitted: Collection[str]) -> Any:
 
 def store(name: str, value: object) -> None:
     """Pickle ``value`` and store it under ``name`` with its MAC; give up silently if unable."""
+    import pickle
+
     try:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
@@ -153,7 +158,7 @@ def unpickle(data: bytes, admitted: Collection[str]) -> Any:
     return _Admitting(io.BytesIO(data), admitted).load()
 
 
-class _Admitting(pickle.Unpickler):
+class _Admitting(Unpickler):
     def __init__(self, file: Any, admitted: Collection[str]) -> None:
         super().__init__(file)
         self.admitted = admitted
@@ -163,7 +168,7 @@ class _Admitting(pickle.Unpickler):
             found = super().find_class(module, name)
             if isinstance(found, type) and found.__module__ == module:
                 return found
-        raise pickle.UnpicklingError(f"the cache may not name {module}.{name}")
+        raise UnpicklingError(f"the cache may not name {module}.{name}")
 
 
 def _mac(secret: bytes, name: str, payload: bytes) -> bytes:

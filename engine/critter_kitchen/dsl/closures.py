@@ -55,7 +55,7 @@ class Ranked(tuple):  # type: ignore[type-arg]
 class Compiled:
     """A checked program: its ops, the variable slots it needs, its type, and its closure."""
 
-    __slots__ = ("ops", "slots", "type", "run", "steps")
+    __slots__ = ("ops", "slots", "type", "run", "steps", "sees_cards", "params_read")
 
     def __init__(self, ops: Op, slots: int, type: str) -> None:
         self.ops = ops
@@ -63,6 +63,13 @@ class Compiled:
         self.type = type
         self.run: Fn = build(ops)
         self.steps = steps_of(ops)  # what one run costs outside its loops and aggregates
+        # What it reads beyond its arguments, for rescoring: whether it asks which cards are in
+        # play, and the rule parameters it reads (it runs again when either changes).
+        called = functions_called(ops)
+        self.sees_cards = any(FUNCTIONS[name].sees_cards for name in called)
+        self.params_read = frozenset(parameters_read(ops)) | {
+            p for name in called for p in FUNCTIONS[name].reads_params
+        }
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Compiled, (self.ops, self.slots, self.type)  # the closure is rebuilt on load
@@ -71,6 +78,39 @@ class Compiled:
 def build(op: Op) -> Fn:
     """The closure that runs ``op``."""
     return _BUILDERS[op[0]](*op[1:])
+
+
+def functions_called(op: Any) -> set[str]:
+    """The names of the registry functions ``op`` calls, anywhere inside it."""
+    found: set[str] = set()
+    todo = [op]
+    while todo:
+        part = todo.pop()
+        if type(part) is not tuple:
+            continue
+        if len(part) == 3 and part[0] == "call" and type(part[1]) is str and part[1] in FUNCTIONS:
+            found.add(part[1])
+        todo.extend(part)
+    return found
+
+
+AWARD_READS = ("friendly_ties",)  # what an award statement reads of the rules (see _award)
+
+
+def parameters_read(op: Any) -> set[str]:
+    """The rule parameters ``op`` reads itself: its ``param`` ops, and what its statements read."""
+    found: set[str] = set()
+    todo = [op]
+    while todo:
+        part = todo.pop()
+        if type(part) is not tuple or not part:
+            continue
+        if part[0] == "param" and len(part) == 2 and type(part[1]) is str:
+            found.add(part[1])
+        elif part[0] == "award":
+            found.update(AWARD_READS)
+        todo.extend(part)
+    return found
 
 
 def bounded(x: int) -> int:
@@ -498,7 +538,7 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
         if type(who) is Ranked:
             if not who:
                 return
-            if len(who) > 1 and not f.game.params["friendly_ties"]:
+            if len(who) > 1 and not f.game.params["friendly_ties"]:  # (in AWARD_READS)
                 return  # the rules in force say a tie for the highest gives nobody the award
             players, value = who, who.value
         elif type(who) is tuple:

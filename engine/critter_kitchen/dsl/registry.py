@@ -18,7 +18,19 @@ if TYPE_CHECKING:
 
 
 class Function:
-    __slots__ = ("name", "params", "returns", "doc", "phrase", "impl", "setter", "needs_owner", "reads")
+    __slots__ = (
+        "name",
+        "params",
+        "returns",
+        "doc",
+        "phrase",
+        "impl",
+        "setter",
+        "needs_owner",
+        "reads",
+        "sees_cards",
+        "reads_params",
+    )
 
     def __init__(
         self,
@@ -31,6 +43,8 @@ class Function:
         setter: Callable[..., None] | None = None,  # setter(frame, value, *args) for set/add/multiply
         needs_owner: bool = False,
         reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
+        sees_cards: bool = False,  # whether it tells which cards are in play (rescoring must not reuse it)
+        reads_params: tuple[str, ...] = (),  # the rule parameters its impl reads of the game
     ) -> None:
         self.name = name
         self.params = params
@@ -41,6 +55,8 @@ class Function:
         self.setter = setter
         self.needs_owner = needs_owner
         self.reads = reads
+        self.sees_cards = sees_cards
+        self.reads_params = reads_params
 
 
 class Aggregate:
@@ -79,10 +95,24 @@ def _fn(
     needs_owner: bool = False,
     setter: Callable[..., None] | None = None,
     reads: str | None = None,
+    sees_cards: bool = False,
+    reads_params: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
-        FUNCTIONS[name] = Function(name, pairs, returns, doc, phrase, impl, setter, needs_owner, reads)  # type: ignore[arg-type]
+        FUNCTIONS[name] = Function(
+            name,
+            pairs,  # type: ignore[arg-type]
+            returns,
+            doc,
+            phrase,
+            impl,
+            setter,
+            needs_owner,
+            reads,
+            sees_cards,
+            reads_params,
+        )
         return impl
 
     return register
@@ -185,6 +215,7 @@ def _tokens(f: Any, p: Any, kind: str) -> int:
     t.INT,
     "total value of p's unused tokens (each at its value in 'token_values')",
     "the value of {p}'s unused tokens",
+    reads_params=("token_values",),
 )
 def _token_value(f: Any, p: Any) -> int:
     values = f.game.params["token_values"]
@@ -212,7 +243,7 @@ def _priority(f: Any, p: Any) -> int:
     return p.index + 1  # type: ignore[no-any-return]
 
 
-@_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play")
+@_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play", sees_cards=True)
 def _in_play(f: Any, card_id: str) -> bool:
     return any(card.id == card_id for card, _ in spend(f, f.game.cards_in_play()))
 
@@ -273,6 +304,7 @@ _attribute(
     t.list_of(t.SPICE),
     "every spice: one per ingredient type of the loaded packs, then the wild spice",
     "the kinds of spice",
+    reads_params=("wild_spice",),
 )
 def _spice_types(f: Any) -> tuple[str, ...]:
     return (*f.game.ruleset.ingredient_types, f.game.params["wild_spice"])

@@ -14,10 +14,12 @@ from ..model.meals import (
     course_problems,
     course_quality,
     course_token_refused,
+    held_parameters,
     legality_problems,
     meal_problems,
     meal_quality,
     spice_problem,
+    table_parameters,
     unknown_token,
 )
 
@@ -323,15 +325,13 @@ class RecordReader:
             if key not in top:
                 self.fail(_Where(), f"missing required key '{key}'")
         everyone = self.players(top.get("players", []))
-        params = self.rs.base_params()
-        game = Game(self.rs, tuple(p for p in everyone if not p.automated), params, {})
+        game = Game(self.rs, tuple(p for p in everyone if not p.automated), {}, {})
         if len(game.players) < len(everyone):
             game.rivals = tuple(p for p in everyone if p.automated)
         if "cards" in top:
             self.cards(game, top["cards"])
         self.player_cards(game, top.get("players", []))
-        for card in game.table_cards:
-            params.update(card.parameters)
+        game.params = table_parameters(self.rs, game.table_cards)
         if self.problems and not self.can_read_meals(top, game):  # they need the players and challenges
             raise InputError(self.problems)
         self.shape_only = self.is_a_card_unread()
@@ -718,13 +718,7 @@ class RecordReader:
 
     def params_for(self, game: Game, player: Player) -> dict[str, Any]:
         """The parameters in force for a player: the game's, changed by the cards the player holds."""
-        params = game.params
-        for card in player.owned:
-            if card.parameters:
-                if params is game.params:
-                    params = dict(params)  # those changes are the player's own
-                params.update(card.parameters)
-        return params
+        return held_parameters(game.params, player.owned)
 
     def challenge_meals(self, game: Game, value: Any) -> None:
         where = _Where("challenge_meals")

@@ -141,6 +141,20 @@ class Award(Value):
         return {"player": self.player, "stage": self.stage, "stars": self.stars, "card": self.card, "reason": reason}
 
 
+class Checkpoint:
+    """A game's scoring state between two stages (see :meth:`Game.checkpoint`)."""
+
+    def __init__(self, game: Game) -> None:
+        # The lists only grow as stages run: their length now is the prefix to keep.
+        self.awards = game.awards
+        self.award_count = len(game.awards)
+        self.stages_run = game.stages_run
+        self.stage_count = len(game.stages_run)
+        self.steps = game.steps
+        self.groups = game._groups
+        self.players = [(p.stars, dict(p.stage_stars), [c.quality for c in p.courses.values()]) for p in game.players]
+
+
 class Game:
     """Everything scoring reads and writes: players, meals, cards in play, awards."""
 
@@ -166,6 +180,27 @@ class Game:
         self.unsettled: list[tuple[Player, Award]] = []  # awards whose stars players do not have yet
         self._groups = 0
         self._in_play: list[tuple[Card, Player | None]] | None = None
+        self.rescoring: Any = None  # what rescoring without some card reuses (stages/rescore.py)
+
+    def checkpoint(self) -> Checkpoint:
+        """What the stages run so far have done to the game, between two stages."""
+        return Checkpoint(self)
+
+    def resume(self, point: Checkpoint) -> None:
+        """Put a game with the same players and meals into the state ``point`` saw.
+
+        Everything scoring changes is here: awards, stages run, the work budget, each
+        player's stars and course qualities (set, add and multiply change only those).
+        """
+        self.awards = point.awards[: point.award_count]
+        self.stages_run = point.stages_run[: point.stage_count]
+        self.steps = point.steps
+        self._groups = point.groups
+        for player, (stars, stage_stars, qualities) in zip(self.players, point.players, strict=True):
+            player.stars = stars
+            player.stage_stars = dict(stage_stars)
+            for course, quality in zip(player.courses.values(), qualities, strict=True):
+                course.quality = quality
 
     def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
         """Give ``stars`` to each player; a tie for the highest value is friendly."""

@@ -16,12 +16,33 @@ from .game import Ingredient
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
-    from .ruleset import Card
+    from .ruleset import Card, Ruleset
 
 MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
+
+
+def table_parameters(ruleset: Ruleset, table: Iterable[Card]) -> dict[str, Any]:
+    """The rule parameters in force for everyone: the ruleset's values, changed by the cards on
+    the table (the critic, the rumors, ...) in the order given."""
+    params = ruleset.base_params()
+    for card in table:
+        params.update(card.parameters)
+    return params
+
+
+def held_parameters(params: dict[str, Any], held: Iterable[Card]) -> dict[str, Any]:
+    """The parameters in force for one player's meals: ``params`` changed by the cards the
+    player holds (a Restaurateur). ``params`` itself when none of them changes any."""
+    own = params
+    for card in held:
+        if card.parameters:
+            if own is params:
+                own = dict(params)  # those changes are the player's own
+            own.update(card.parameters)
+    return own
 
 
 def spice_matches(spice: str, kind: str, params: Mapping[str, Any]) -> bool:
@@ -74,14 +95,17 @@ def legality_problems(
     for kind in listed:
         slots[kind] = slots.get(kind, 0) + 1
     served: dict[str, int] = {}
+    real = 0  # the ingredients of a listed type
     for ingredient in ingredients:
-        served[ingredient.type] = served.get(ingredient.type, 0) + 1
+        kind = ingredient.type
+        served[kind] = served.get(kind, 0) + 1
+        if kind in slots:
+            real += 1
     problems: list[str] = []
-    if params["only_listed_types"]:
+    if params["only_listed_types"] and real < len(ingredients):
         for kind in served:
             if kind not in slots:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
-    real = sum(n for kind, n in served.items() if kind in slots)
     need = params["min_real_ingredients"]
     if real < need:
         used = [k for k, n in tokens.items() if n]
@@ -131,6 +155,20 @@ def meal_problems(
                 problems.append(f"{ingredient.type} {ingredient.value}: {wrong}")
     problems += legality_problems(card, ingredients, tokens, params, held)
     return problems
+
+
+def served_meal_problems(
+    card: Card,
+    ingredients: Sequence[Ingredient],
+    tokens: dict[str, int],
+    params: Mapping[str, Any],
+    held: bool,
+    types: Sequence[str],
+) -> list[str]:
+    """Why this meal, tokens included, is not legal for ``card``: any token these rules do not
+    know, then :func:`meal_problems`; empty when legal."""
+    problems = [wrong for name in tokens if (wrong := unknown_token(name, params)) is not None]
+    return problems + meal_problems(card, ingredients, tokens, params, held, types)
 
 
 def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any]) -> int:

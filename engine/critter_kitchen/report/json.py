@@ -39,7 +39,9 @@ def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False
 
     separators = (",", ":") if indent is None else None
     text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii_only)
-    if text.replace("\n", "").isprintable():  # the newlines are the indentation's: strings hold none raw
+    # The common case first, quickly: ASCII text is printable but for DEL, json having
+    # escaped the C0 controls; the newlines are the indentation's, strings hold none raw.
+    if (text.isascii() and "\x7f" not in text) or text.replace("\n", "").isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in text)
 

@@ -10,11 +10,12 @@ from ..values import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..dsl.closures import Compiled
     from ..model.game import Award, Game, Player
-    from ..model.ruleset import Card
+    from ..model.ruleset import Card, Stage
 
 
 class Standing(Value):
@@ -59,40 +60,70 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
-def run_stages(game: Game, source: str = "") -> None:
+POINTS = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
+
+
+def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Game, int], None] | None = None) -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities.
 
     Each stage has three hook points: its ``before`` effects, its body (or the card that
     replaces it), its ``after`` effects. The effects of one hook point run in a canonical
     order (card kind, card id, owner), never the record's, and read the game as the hook
     point began; what they change is applied when it ends (see :func:`_end_hook_point`).
+
+    Hook points are numbered through the game: ``POINTS * i + k`` is point k of
+    ``ruleset.stages[i]``. ``start``: the point to begin at, the game holding the state the
+    points before it left (see stages/rescore.py); ``pause(game, n)`` is called as point n
+    is about to run, for every point of a stage in this game.
     """
     hooks = _hooks(game)
     holders = _holders(game)
-    for stage in game.ruleset.stages:
+    stages = game.ruleset.stages
+    for index in range(start // POINTS, len(stages)):
+        stage = stages[index]
         declared = holders.get(stage.card)
         if declared is None:
             continue  # the card that declares the stage is not in play: no such stage in this game
-        for card, owner, code in hooks.get((stage.name, "before"), ()):
-            _run(code, game, card, stage.name, owner)
-        _end_hook_point(game, source)
-        replacing = hooks.get((stage.name, "replace"), [])
-        if len(replacing) > 1:
-            names = ", ".join(c.id for c, _, _ in replacing)
-            raise InputError(
-                [Problem(source, 0, 0, f"cards {names} all replace stage '{stage.name}'", "CK205", where="cards")]
-            )
-        if replacing:
-            card, owner, code = replacing[0]
-            _run(code, game, card, stage.name, owner)
-        else:
-            for card, owner in declared:  # a held card's stage runs once for each player holding it
-                _run(stage.code, game, card, stage.name, owner)
-        game.stages_run.append(stage.name)
-        _end_hook_point(game, source)
+        point = index * POINTS
+        skip = start - point  # the points of this stage already run
+        if skip <= 0:
+            if pause is not None:
+                pause(game, point)
+            for card, owner, code in hooks.get((stage.name, "before"), ()):
+                _run(code, game, card, stage.name, owner)
+            _end_hook_point(game, source)
+        if skip <= 1:
+            if pause is not None:
+                pause(game, point + 1)
+            _run_body(game, source, stage, declared, hooks.get((stage.name, "replace"), []))
+            game.stages_run.append(stage.name)
+            _end_hook_point(game, source)
+        if pause is not None:
+            pause(game, point + 2)
         for card, owner, code in hooks.get((stage.name, "after"), ()):
             _run(code, game, card, stage.name, owner)
         _end_hook_point(game, source)
+
+
+def _run_body(
+    game: Game,
+    source: str,
+    stage: Stage,
+    declared: list[tuple[Card, Player | None]],
+    replacing: list[tuple[Card, Player | None, Compiled | None]],
+) -> None:
+    """The stage's own program, or the one card's that replaces it."""
+    if len(replacing) > 1:
+        names = ", ".join(c.id for c, _, _ in replacing)
+        raise InputError(
+            [Problem(source, 0, 0, f"cards {names} all replace stage '{stage.name}'", "CK205", where="cards")]
+        )
+    if replacing:
+        card, owner, code = replacing[0]
+        _run(code, game, card, stage.name, owner)
+    else:
+        for card, owner in declared:  # a held card's stage runs once for each player holding it
+            _run(stage.code, game, card, stage.name, owner)
 
 
 def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
@@ -174,9 +205,13 @@ def score_game(game: Game, source: str = "") -> Result:
     """Score a checked game: run the stages, rank the players."""
     run_stages(game, source)
     standings, decided = rank(game)
-    notes = [
+    return Result(game, standings, decided, notes_of(game))
+
+
+def notes_of(game: Game) -> list[str]:
+    """What the result must say of the rules in force: each unverified parameter value in use."""
+    return [
         f"{p.name}: {p.unverified}"
         for p in game.ruleset.parameters.values()
         if p.unverified and game.params.get(p.name) == p.value
     ]
-    return Result(game, standings, decided, notes)
