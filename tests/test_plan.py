@@ -12,7 +12,7 @@ from critter_kitchen import Ingredient, InputError, check_meal, load_ruleset, ru
 from critter_kitchen.loading.yamlpos import parse
 from critter_kitchen.plan import question
 from critter_kitchen.plan.output import plan_json, plan_record, plan_text
-from critter_kitchen.plan.search import plan_round
+from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
 
 BASE_CHALLENGES = ["harbor-stew", "garden-gratin", "farmhouse-pie", "forest-risotto", "sunday-roast", "toasted-cheese"]
 ALC_CHALLENGES = ["tofu-stir-fry", "market-breakfast", "street-skewers", "garden-gratin", "sunday-roast", "harbor-stew"]
@@ -546,7 +546,7 @@ def test_a_large_pantry_stops_at_the_limit_with_a_legal_plan(base):
             "bisque": 5,
         },
     }
-    plan = plan_round(question(pantry, base), limit=2000)
+    plan = plan_round_exhaustive(question(pantry, base), limit=2000)
     assert (plan.optimal, plan.nodes) == (False, 2001)
     record = game_record(pantry, BASE_CHALLENGES, plan_record(plan)["challenge_meals"]["round3"]["Ana"])
     assert ana_stars(record, base) == plan.stars

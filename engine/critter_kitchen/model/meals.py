@@ -61,6 +61,14 @@ def listed_slots(card: Card, held: bool, params: Mapping[str, Any]) -> tuple[str
     return card.requires
 
 
+def allowed_types(card: Card, held: bool, params: Mapping[str, Any]) -> frozenset[str] | None:
+    """The ingredient types a legal meal for ``card`` may contain, or None when any type may be
+    served (a meal with an ingredient of another type is never legal)."""
+    if params["only_listed_types"]:
+        return frozenset(listed_slots(card, held, params))
+    return None
+
+
 def legality_problems(
     card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any], held: bool
 ) -> list[str]:
@@ -77,9 +85,10 @@ def legality_problems(
     for ingredient in ingredients:
         served[ingredient.type] = served.get(ingredient.type, 0) + 1
     problems: list[str] = []
-    if params["only_listed_types"]:
+    allowed = allowed_types(card, held, params)
+    if allowed is not None:
         for kind in served:
-            if kind not in slots:
+            if kind not in allowed:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
     real = sum(n for kind, n in served.items() if kind in slots)
     need = params["min_real_ingredients"]
