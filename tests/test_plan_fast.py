@@ -3,6 +3,7 @@ the programs in play read are right, and its fast effort gives legal plans."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,6 +13,7 @@ from test_plan import ana_stars
 from critter_kitchen import CritterError, load_ruleset
 from critter_kitchen.api import packs_for
 from critter_kitchen.plan import question
+from critter_kitchen.plan.critic import plan_critic
 from critter_kitchen.plan.exact import FastSearch
 from critter_kitchen.plan.output import plan_record
 from critter_kitchen.plan.reads import programs, separable, signature_of
@@ -202,15 +204,14 @@ def test_a_limit_cuts_the_fast_exact_search_and_every_card_gets_its_share(base):
 
 
 @pytest.mark.parametrize("fixture", ["base", "alc", "tested"])
-def test_the_fast_effort_gives_legal_plans_never_claimed_best(fixture, request):
+def test_the_fast_effort_gives_legal_plans_claimed_best_only_when_they_are(fixture, request):
     ruleset = request.getfixturevalue(fixture)
     kinds = {"held": TEST_RESTAURATEURS, "rumors": TEST_RUMORS} if fixture == "tested" else {}
     for seed in range(60):
         pantry = random_pantry(random.Random(50_000 + seed), ruleset, **kinds)
         asked = question({k: v for k, v in pantry.items() if not k.startswith("_")}, ruleset)
         quick, exact = plan_round(asked, effort="fast"), plan_round(asked)
-        assert quick.optimal is False
-        assert order(quick) <= order(exact)
+        assert order(quick) == order(exact) if quick.optimal else order(quick) <= order(exact)
         assert engine_stars(pantry, quick, ruleset) == quick.stars
 
 
@@ -219,3 +220,55 @@ def test_an_unknown_effort_is_refused(base):
     with pytest.raises(CritterError) as caught:
         plan_round(asked, effort="quick")
     assert str(caught.value) == "unknown effort 'quick'; use one of exact, fast"
+
+
+def test_several_pantries_print_one_json_object_a_line_with_its_source(tmp_path, capsys):
+    """As ``score`` prints a batch (INTERFACE.md): one compact object per line, ``source`` first."""
+    from test_plan import WORKED, run_plan
+
+    (tmp_path / "ana.yaml").write_text(WORKED, encoding="utf-8")
+    (tmp_path / "bo.yaml").write_text(WORKED.replace("Ana", "Bo"), encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "ana.yaml"), str(tmp_path / "bo.yaml"), "--format", "json")
+    lines = out.splitlines()
+    assert (status, err, len(lines)) == (0, "", 2)
+    first, second = (json.loads(line) for line in lines)
+    assert (list(first)[:2], first["source"], second["source"]) == (
+        ["source", "for"],
+        str(tmp_path / "ana.yaml"),
+        str(tmp_path / "bo.yaml"),
+    )
+    assert {k: v for k, v in first.items() if k != "source"} == {k: v for k, v in second.items() if k != "source"}
+    assert lines[0] == json.dumps(first, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_the_command_plans_with_the_fast_effort(tmp_path, capsys):
+    from test_plan import WORKED, run_plan
+
+    (tmp_path / "ana.yaml").write_text(WORKED, encoding="utf-8")
+    status, out, err = run_plan(capsys, str(tmp_path / "ana.yaml"), "--format", "json", "--effort", "fast")
+    exact_status, exact_out, _ = run_plan(capsys, str(tmp_path / "ana.yaml"), "--format", "json")
+    quick, exact = json.loads(out), json.loads(exact_out)
+    assert (status, exact_status, err) == (0, 0, "")
+    assert quick == exact  # a small pantry: the fast effort judged every meal, so it is proved too
+
+
+def test_the_fast_critic_meal_is_claimed_best_only_when_it_is(base):
+    kinds = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
+    pantry = {
+        "for": "critic",
+        "cards": {"critic": "the-purist"},
+        "pantry": {"ingredients": [{"type": kinds[i % 7], "value": 1 + i % 5} for i in range(12)], "soup": 1},
+    }
+    asked = question(pantry, base)
+    quick, exact = plan_critic(asked, effort="fast"), plan_critic(asked)
+    assert (quick.optimal, exact.optimal) == (False, True)
+    assert (quick.stars, quick.critic_quality) <= (exact.stars, exact.critic_quality)
+    from test_plan import random_critic_pantry
+
+    for seed in range(10):
+        asked = question(random_critic_pantry(random.Random(60_000 + seed), base, []), base)
+        quick, exact = plan_critic(asked, effort="fast"), plan_critic(asked)
+        assert (quick.stars, quick.critic_quality) == (exact.stars, exact.critic_quality) or not quick.optimal
+    with pytest.raises(CritterError) as caught:
+        plan_critic(asked, effort="slow")
+    assert str(caught.value) == "unknown effort 'slow'; use one of exact, fast"

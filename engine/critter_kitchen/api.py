@@ -97,9 +97,7 @@ def check_course(
     return problems, 0 if problems else course_quality(served, params)
 
 
-def meal_types(
-    ruleset: Ruleset, card: Card, params: Mapping[str, Any], *, held: bool = False
-) -> frozenset[str] | None:
+def meal_types(ruleset: Ruleset, card: Card, params: Mapping[str, Any], *, held: bool = False) -> frozenset[str] | None:
     """The ingredient types a legal meal for ``card`` may contain (None: any type).
 
     A meal holding an ingredient of another type is refused by :func:`check_meal`, so a

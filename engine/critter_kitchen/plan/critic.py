@@ -48,6 +48,7 @@ class _CriticSearch:
         self.params = rule_parameters(rs, question.table, question.owned)
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.limit = limit
+        self.best_first = False  # the fast effort: the best courses first, no course last
         self.scored = 0
         self.cut = False
         self.best: tuple[tuple[int, int], CriticPlan] | None = None
@@ -111,14 +112,20 @@ class _CriticSearch:
             self.judge(courses, tokens)
             return
         kind = kinds[i]
-        self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
-        for course, used_spices, used_tokens in list(self.choices(kind, ingredients, spices, tokens)):
+        choices = list(self.choices(kind, ingredients, spices, tokens))
+        if self.best_first:  # a search cut short has then met the big meals
+            choices.sort(key=lambda choice: -choice[0].quality)
+        else:
+            self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
+        for course, used_spices, used_tokens in choices:
             left_ingredients = dict(ingredients)
             if course.token is None:
                 left_ingredients[(kind, course.value)] -= 1
             left_spices = {s: n - used_spices.get(s, 0) for s, n in spices.items()}
             left_tokens = {t: n - used_tokens.get(t, 0) for t, n in tokens.items()}
             self.visit(kinds, i + 1, left_ingredients, left_spices, left_tokens, {**courses, kind: course})
+        if self.best_first:
+            self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
 
     def judge(self, courses: dict[str, Course], tokens: Counts) -> None:
         names = list(tokens)
@@ -134,10 +141,19 @@ class _CriticSearch:
                 self.best = (key, CriticPlan(self.q, dict(courses), held))
 
 
-def plan_critic(question: Question, *, limit: int = NODE_LIMIT) -> CriticPlan:
+FAST_LIMIT = 300  # complete meals scored by the fast effort
+
+
+def plan_critic(question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT) -> CriticPlan:
     """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
-    is False when ``limit`` meals were scored before the search ended."""
-    search = _CriticSearch(question, limit)
+    is False when ``limit`` meals were scored before the search ended. ``effort="fast"`` scores
+    at most ``FAST_LIMIT`` meals (the first ones: a course of each type before fewer courses)."""
+    if effort not in ("exact", "fast"):
+        from ..errors import CritterError
+
+        raise CritterError(f"unknown effort {effort!r}; use one of exact, fast")
+    search = _CriticSearch(question, limit if effort == "exact" else min(limit, FAST_LIMIT))
+    search.best_first = effort == "fast"
     search.run()
     assert search.best is not None  # serving nothing is always a meal
     (stars, quality), plan = search.best

@@ -105,10 +105,15 @@ class CardMeals:
     """Every legal meal of one card from the pantry (as the engine judges it), as options."""
 
     def __init__(
-        self, question: Question, items: Items, params: dict[str, Any], budget: list[int], largest_first: bool = False
+        self,
+        question: Question,
+        items: Items,
+        params: dict[str, Any],
+        budget: list[int],
+        checks: dict[tuple[Any, ...], int | None],
     ) -> None:
         self.q = question
-        self.largest_first = largest_first  # try meals using every copy first (a cut-short search finds big meals)
+        self.checks = checks  # check_meal's verdicts at this table: None (illegal) or the quality
         self.items = items
         self.params = params
         self.budget = budget  # [meals left to check]; shared by every card, 0 stops the search
@@ -135,10 +140,7 @@ class CardMeals:
         allowed = meal_types(self.q.ruleset, card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
         token_ranges = [range(n + 1) for n in items.have[items.token_at :]]
-        ranges = [range(items.have[i] + 1) for i in at]
-        if self.largest_first:
-            ranges = [r[::-1] for r in ranges]
-        for counts in itertools.product(*ranges):
+        for counts in itertools.product(*(range(items.have[i] + 1) for i in at)):
             if not any(counts):
                 continue
             chosen = [(items.kinds[i], c) for i, c in zip(at, counts, strict=True) if c]
@@ -150,8 +152,8 @@ class CardMeals:
                         return
                     self.budget[0] -= 1
                     tokens = dict(zip(items.token_names, given, strict=True))
-                    problems, quality = check_meal(self.q.ruleset, card, ingredients, tokens, self.params, held=held)
-                    if problems:
+                    quality = self.judged(card, held, ingredients, tokens)
+                    if quality is None:
                         continue
                     use = [0] * len(items.have)
                     for i, c in zip(at, counts, strict=True):
@@ -161,6 +163,16 @@ class CardMeals:
                     for j, n in enumerate(given):
                         use[items.token_at + j] = n
                     yield PlannedMeal(card, tuple(ingredients), tokens, quality), tuple(use)
+
+    def judged(self, card: Card, held: bool, ingredients: list[Ingredient], tokens: dict[str, int]) -> int | None:
+        """The meal's quality as :func:`check_meal` judges it, or None when it is not legal (remembered per table)."""
+        key = (card.id, held, tuple((i.type, i.value, i.spices) for i in ingredients), tuple(tokens.items()))
+        if key not in self.checks:
+            if len(self.checks) > CHECKS_KEPT:
+                self.checks.clear()
+            problems, quality = check_meal(self.q.ruleset, card, ingredients, tokens, self.params, held=held)
+            self.checks[key] = None if problems else quality
+        return self.checks[key]
 
     def in_pantry_order(self, ingredients: list[Ingredient]) -> list[Ingredient]:
         """The ingredients in the order the pantry lists them (as a player would write the meal)."""
@@ -191,22 +203,62 @@ class CardMeals:
                 yield [*head, *tail], use
 
 
+class Context:
+    """What every plan of one table shares: the cards in play, what their programs read of a
+    meal (proved once), the scorer and the stars each card's meal signatures earn alone.
+
+    The balance lab plans many decisions at one table: these are worked out once for them all.
+    """
+
+    def __init__(self, question: Question) -> None:
+        self.ruleset = question.ruleset
+        self.scorer = Scorer(question)
+        trees = programs(question.ruleset, (*question.challenges, *question.table, *question.owned))
+        self.signature = signature_of(trees, question.ruleset)
+        self.separable = separable(trees)
+        self.single: dict[tuple[str, Any], int] = {}
+        self.checks: dict[tuple[Any, ...], int | None] = {}
+
+
+CONTEXTS: dict[tuple[Any, ...], Context] = {}
+CONTEXTS_KEPT = 256  # tables remembered; the oldest is forgotten first
+CHECKS_KEPT = 200_000  # verdicts of check_meal remembered per table before they are forgotten
+
+
+def context(question: Question) -> Context:
+    """The :class:`Context` of ``question``'s table (the player's name plays no part in scoring)."""
+    key = (
+        id(question.ruleset),
+        question.target,
+        tuple(c.id for c in question.challenges),
+        tuple(c.id for c in question.table),
+        tuple(c.id for c in question.owned),
+    )
+    found = CONTEXTS.get(key)
+    if found is None or found.ruleset is not question.ruleset:  # an id reused by another ruleset
+        found = CONTEXTS[key] = Context(question)
+        while len(CONTEXTS) > CONTEXTS_KEPT:
+            del CONTEXTS[next(iter(CONTEXTS))]
+    return found
+
+
 class FastSearch:
     """The exact search over each card's reduced options (see the module)."""
 
     def __init__(self, question: Question, limit: int, per_card: int | None = None) -> None:
         self.q = question
         self.per_card = per_card  # meals checked per card (the fast effort), or None: ``limit`` in all
-        self.scorer = Scorer(question)
+        table = context(question)
+        self.scorer = table.scorer
         self.items = Items(question)
-        trees = programs(question.ruleset, (*question.challenges, *question.table, *question.owned))
-        self.signature = signature_of(trees, question.ruleset)
-        self.separable = separable(trees)
+        self.signature = table.signature
+        self.separable = table.separable
         self.limit = limit
         self.budget = [limit]
         self.checked = 0  # meals checked
         self.cut = False
-        self.single: dict[tuple[str, Any], int] = {}
+        self.single = table.single
+        self.checks = table.checks
         self.together: dict[tuple[Any, ...], int] = {}
 
     def stars_alone(self, option: Option) -> int:
@@ -222,20 +274,34 @@ class FastSearch:
         return self.together[key]
 
     def card_options(self) -> list[list[Option]]:
-        meals = CardMeals(self.q, self.items, self.scorer.params, self.budget, largest_first=self.per_card is not None)
+        meals = CardMeals(self.q, self.items, self.scorer.params, self.budget, self.checks)
         cards = self.q.challenges
         per_card: list[list[Option]] = []
         share = self.per_card if self.per_card is not None else max(1, self.limit // max(1, len(cards)))
         self.checked = 0
         for i, card in enumerate(cards):
             self.budget[0] = share  # each card its share, so a large pantry still plans every card
-            by_signature: dict[Any, list[Option]] = {}
+            # Of the meals using exactly the same items, one per signature is enough (one per
+            # stars when stars add up: the most); then the ones dominated by fewer items go.
+            same_use: dict[tuple[Any, int], Option] = {}
             for meal, use in meals.options(card, i == len(cards) - 1):
                 option = Option(meal, self.items.pack(use), self.signature(meal), self.items)
-                by_signature.setdefault(option.signature, []).append(option)
-            reduced = [o for group in by_signature.values() for o in _pareto(group, self.items.guard)]
+                if self.separable:
+                    option.stars = self.stars_alone(option)
+                    if option.stars <= 0:
+                        continue  # serving nothing earns as much and uses less
+                    seen = same_use.get((None, option.use))
+                    if seen is None or option.stars > seen.stars:
+                        same_use[(None, option.use)] = option
+                else:
+                    same_use.setdefault((option.signature, option.use), option)
             if self.separable:
-                reduced = self.by_stars(reduced)
+                reduced = self.by_stars(list(same_use.values()))
+            else:
+                by_signature: dict[Any, list[Option]] = {}
+                for option in same_use.values():
+                    by_signature.setdefault(option.signature, []).append(option)
+                reduced = [o for group in by_signature.values() for o in _pareto(group, self.items.guard)]
             per_card.append(reduced)
             self.checked += share - self.budget[0]
             self.cut = meals.stopped
@@ -245,9 +311,7 @@ class FastSearch:
         """Separable stars: a meal matters by its stars alone; one earning nothing never helps."""
         by_stars: dict[int, list[Option]] = {}
         for option in options:
-            option.stars = self.stars_alone(option)
-            if option.stars > 0:
-                by_stars.setdefault(option.stars, []).append(option)
+            by_stars.setdefault(option.stars, []).append(option)
         kept: list[Option] = []
         for stars in sorted(by_stars, reverse=True):
             for option in _pareto(by_stars[stars], self.items.guard):
@@ -343,16 +407,16 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     return plan
 
 
-FAST_MEALS_PER_CARD = 60  # meals checked per card by the fast effort
+FAST_MEALS_PER_CARD = 300  # meals checked per card by the fast effort
 
 
 def plan_round_quick(question: Question) -> Plan:
-    """A good plan quickly, for simulations: each card's first meals only (those using the most
-    items first), combined as the exact search does. Never proved best (``optimal`` False)."""
+    """A good plan quickly, for simulations: each card's first meals only (the smallest first),
+    combined as the exact search does. ``optimal`` only when no card had more meals than that."""
     search = FastSearch(question, FAST_MEALS_PER_CARD, per_card=FAST_MEALS_PER_CARD)
     (stars, *_), chosen = search.run()
     stars = search.scorer.stars(tuple(o.meal for o in chosen))
     for option in chosen:
         option.meal.stars = search.scorer.stars((option.meal,))
-    plan = Plan(question, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=False)
+    plan = Plan(question, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=not search.cut)
     return plan

@@ -257,8 +257,8 @@ def plan_round(question: Question, *, effort: str = "exact", limit: int = NODE_L
     value left unused, then to fewer tokens spent, then to more spices left.
 
     ``effort="exact"`` proves its plan best (``optimal``) unless ``limit`` meals were checked
-    first; ``effort="fast"`` (for simulations) keeps a few meals per card and says
-    ``optimal`` False. Both give only plans the engine accepts.
+    first; ``effort="fast"`` (for simulations) judges a few hundred meals per card at most and
+    is proved best only when that was all of them. Both give only plans the engine accepts.
     """
     _check_round(question)
     if effort == "exact":
