@@ -272,3 +272,41 @@ def test_the_fast_critic_meal_is_claimed_best_only_when_it_is(base):
     with pytest.raises(CritterError) as caught:
         plan_critic(asked, effort="slow")
     assert str(caught.value) == "unknown effort 'slow'; use one of exact, fast"
+
+
+def test_keep_is_the_best_critic_meal_among_every_choice_that_fits(base):
+    """Brute force: every subset of the items left that fits the refrigeration limit, planned alone."""
+    import itertools
+
+    from critter_kitchen.plan.critic import plan_keep
+    from critter_kitchen.plan.pantry import CRITIC, Question
+
+    kinds = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
+    for seed in range(6):
+        rng = random.Random(70_000 + seed)
+        asked = question(
+            {k: v for k, v in random_pantry(rng, base, held=RESTAURATEURS).items() if not k.startswith("_")}, base
+        )
+        left = [(rng.choice(kinds), rng.randint(1, 9)) for _ in range(rng.randint(5, 6))]
+        spices = [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 2))]
+        keep = plan_keep(asked, left, spices)
+        assert keep is not None and keep.optimal
+        assert len(keep.ingredients) + len(keep.spices) <= 5
+        items = [("i", x) for x in left] + [("s", x) for x in spices]
+        best = (0, 0)
+        for size in range(6):
+            for chosen in itertools.combinations(items, size):
+                alone = Question(
+                    base,
+                    CRITIC,
+                    (),
+                    asked.table,
+                    "Ana",
+                    asked.owned,
+                    tuple(x for k, x in chosen if k == "i"),
+                    tuple(x for k, x in chosen if k == "s"),
+                    dict.fromkeys(asked.tokens, 0),
+                )
+                meal = plan_critic(alone)
+                best = max(best, (meal.stars, meal.critic_quality))
+        assert (keep.critic.stars, keep.critic.critic_quality) == best, seed

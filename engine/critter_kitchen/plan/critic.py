@@ -49,6 +49,7 @@ class _CriticSearch:
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.limit = limit
         self.best_first = False  # the fast effort: the best courses first, no course last
+        self.room: int | None = None  # at most this many ingredients and spices in the meal
         self.scored = 0
         self.cut = False
         self.best: tuple[tuple[int, int], CriticPlan] | None = None
@@ -113,6 +114,9 @@ class _CriticSearch:
             return
         kind = kinds[i]
         choices = list(self.choices(kind, ingredients, spices, tokens))
+        if self.room is not None:  # only meals whose ingredients and spices fit the room
+            used = sum(1 + len(c.spices) for c in courses.values() if c.token is None)
+            choices = [c for c in choices if c[0].token is not None or used + 1 + len(c[0].spices) <= self.room]
         if self.best_first:  # a search cut short has then met the big meals
             choices.sort(key=lambda choice: -choice[0].quality)
         else:
@@ -144,16 +148,20 @@ class _CriticSearch:
 FAST_LIMIT = 300  # complete meals scored by the fast effort
 
 
-def plan_critic(question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT) -> CriticPlan:
+def plan_critic(
+    question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT, room: int | None = None
+) -> CriticPlan:
     """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
     is False when ``limit`` meals were scored before the search ended. ``effort="fast"`` scores
-    at most ``FAST_LIMIT`` meals (the first ones: a course of each type before fewer courses)."""
+    at most ``FAST_LIMIT`` meals (the first ones: a course of each type before fewer courses).
+    ``room``: the meal may hold at most that many ingredients and spices (tokens aside)."""
     if effort not in ("exact", "fast"):
         from ..errors import CritterError
 
         raise CritterError(f"unknown effort {effort!r}; use one of exact, fast")
     search = _CriticSearch(question, limit if effort == "exact" else min(limit, FAST_LIMIT))
     search.best_first = effort == "fast"
+    search.room = room
     search.run()
     assert search.best is not None  # serving nothing is always a meal
     (stars, quality), plan = search.best
@@ -220,9 +228,9 @@ def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_
     """The items to keep under the refrigeration limit after ``question``'s round, or None when
     the rules set no limit for that round.
 
-    The best critic meal of the items left (tokens are kept anyway) is planned; its
-    ingredients and spices are kept. When they are more than the limit, the ones of the
-    highest-quality courses are kept and the answer is not proved best.
+    The best critic meal of the items left (tokens are kept anyway) among those whose
+    ingredients and spices fit the limit is planned, and its items are kept: exact whenever
+    that critic-meal search is.
     """
     from .pantry import CRITIC, Question
 
@@ -241,15 +249,10 @@ def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_
         tuple(left_spices),
         {name: 0 for name in question.tokens},  # the round's tokens left are kept without limit
     )
-    critic = plan_critic(later)
-    ingredients: list[tuple[str, int]] = []
-    spices: list[str] = []
+    # The best critic meal whose ingredients and spices fit the limit: exactly what is worth keeping.
+    critic = plan_critic(later, room=limit)
     courses = sorted((c for c in critic.courses.values() if c.token is None), key=lambda c: -c.quality)
-    fits = True
-    for course in courses:
-        if len(ingredients) + len(spices) + 1 + len(course.spices) > limit:
-            fits = False
-            continue
-        ingredients.append((course.type, course.value))
-        spices.extend(course.spices)
+    ingredients = [(c.type, c.value) for c in courses]
+    spices = [s for c in courses for s in c.spices]
+    fits = len(ingredients) + len(spices) <= limit
     return Keep(ingredients, spices, critic, fits and critic.optimal)

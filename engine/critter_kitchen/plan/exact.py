@@ -407,7 +407,7 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     return plan
 
 
-FAST_MEALS_PER_CARD = 300  # meals checked per card by the fast effort
+FAST_MEALS_PER_CARD = 200  # meals checked per card by the fast effort
 
 
 def plan_round_quick(question: Question) -> Plan:
