@@ -396,13 +396,16 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     checked before every card's meals were listed (the plan is then the best among those listed)."""
     search = FastSearch(question, limit)
     (stars, *_), chosen = search.run()
-    meals = {o.meal.card.id: o.meal for o in chosen}
-    for option in chosen:
-        option.meal.stars = search.scorer.stars((option.meal,))
     if search.separable:
         # the proof says the stars add up; the engine, scoring the whole plan, has the last word
         stars = search.scorer.stars(tuple(o.meal for o in chosen))
-    plan = Plan(question, meals, stars, optimal=not search.cut)
+    return _plan(search, chosen, stars)
+
+
+def _plan(search: FastSearch, chosen: tuple[Option, ...], stars: int) -> Plan:
+    for option in chosen:
+        option.meal.stars = search.stars_alone(option)  # served alone: the same for a same signature
+    plan = Plan(search.q, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=not search.cut)
     plan.nodes = search.checked
     return plan
 
@@ -412,11 +415,8 @@ FAST_MEALS_PER_CARD = 200  # meals checked per card by the fast effort
 
 def plan_round_quick(question: Question) -> Plan:
     """A good plan quickly, for simulations: each card's first meals only (the smallest first),
-    combined as the exact search does. ``optimal`` only when no card had more meals than that."""
+    combined as the exact search does (with the stars it proves, unchecked by a last scoring).
+    ``optimal`` only when no card had more meals than that."""
     search = FastSearch(question, FAST_MEALS_PER_CARD, per_card=FAST_MEALS_PER_CARD)
     (stars, *_), chosen = search.run()
-    stars = search.scorer.stars(tuple(o.meal for o in chosen))
-    for option in chosen:
-        option.meal.stars = search.scorer.stars((option.meal,))
-    plan = Plan(question, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=not search.cut)
-    return plan
+    return _plan(search, chosen, stars)
