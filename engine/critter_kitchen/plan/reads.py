@@ -47,8 +47,8 @@ def called(trees: Iterable[object]) -> set[str]:
 
 
 def meal_functions() -> set[str]:
-    """The functions of the effect language that take a meal."""
-    return {name for name, fn in FUNCTIONS.items() if any(kind == t.MEAL for _, kind in fn.params)}
+    """The functions of the effect language that take a meal (or a list of meals: conservatively)."""
+    return {name for name, fn in FUNCTIONS.items() if any(t.MEAL in kind for _, kind in fn.params)}
 
 
 def _full(meal: Any) -> Signature:
