@@ -28,7 +28,7 @@ from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from typing import Any
 
     from ..model.ruleset import Card
@@ -94,7 +94,11 @@ class Items:
         self.spices_held = len(question.spices)
 
     def pack(self, counts: Use) -> int:
-        return sum(n << (i * self.width) for i, n in enumerate(counts))
+        return self.pack_at(0, counts)
+
+    def pack_at(self, first: int, counts: Sequence[int]) -> int:
+        """``counts`` of the items from index ``first`` on, packed."""
+        return sum(n << ((first + i) * self.width) for i, n in enumerate(counts))
 
     def covers(self, a: int, b: int) -> bool:
         """Whether ``a`` uses no more of any item than ``b`` holds."""
@@ -135,38 +139,44 @@ class CardMeals:
             self.spicings[kind] = found
         return self.spicings[kind]
 
-    def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, Use]]:
+    def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
+        """Every legal meal of ``card`` with what it uses (packed, see :meth:`Items.pack`)."""
         items = self.items
         allowed = meal_types(self.q.ruleset, card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
-        token_ranges = [range(n + 1) for n in items.have[items.token_at :]]
+        givens = [
+            (
+                dict(zip(items.token_names, given, strict=True)),
+                items.pack_at(items.token_at, given),
+                tuple(zip(items.token_names, given, strict=True)),  # named: the verdicts outlive this pantry
+            )
+            for given in itertools.product(*(range(n + 1) for n in items.have[items.token_at :]))
+        ]
         for counts in itertools.product(*(range(items.have[i] + 1) for i in at)):
             if not any(counts):
                 continue
             chosen = [(items.kinds[i], c) for i, c in zip(at, counts, strict=True) if c]
+            used = sum(c << (i * items.width) for i, c in zip(at, counts, strict=True))
             for spiced, spice_use in self.spiced(chosen, 0):
                 ingredients = self.in_pantry_order(spiced)
-                for given in itertools.product(*token_ranges):
+                # what the meal is, told once for all its token counts
+                key = (card.id, held, tuple((i.type, i.value, i.spices) for i in ingredients))
+                with_spices = used + items.pack_at(items.spice_at, spice_use)
+                for tokens, token_use, given in givens:
                     if self.budget[0] <= 0:
                         self.stopped = True  # a meal left unjudged: the search is not proved
                         return
                     self.budget[0] -= 1
-                    tokens = dict(zip(items.token_names, given, strict=True))
-                    quality = self.judged(card, held, ingredients, tokens)
-                    if quality is None:
-                        continue
-                    use = [0] * len(items.have)
-                    for i, c in zip(at, counts, strict=True):
-                        use[i] = c
-                    for j, n in enumerate(spice_use):
-                        use[items.spice_at + j] = n
-                    for j, n in enumerate(given):
-                        use[items.token_at + j] = n
-                    yield PlannedMeal(card, tuple(ingredients), tokens, quality), tuple(use)
+                    quality = self.judged((*key, given), card, held, ingredients, tokens)
+                    if quality is not None:
+                        yield PlannedMeal(card, tuple(ingredients), tokens, quality), with_spices + token_use
 
-    def judged(self, card: Card, held: bool, ingredients: list[Ingredient], tokens: dict[str, int]) -> int | None:
-        """The meal's quality as :func:`check_meal` judges it, or None when it is not legal (remembered per table)."""
-        key = (card.id, held, tuple((i.type, i.value, i.spices) for i in ingredients), tuple(tokens.items()))
+    def judged(
+        self, meal: tuple[Any, ...], card: Card, held: bool, ingredients: list[Ingredient], tokens: dict[str, int]
+    ) -> int | None:
+        """The meal's quality as :func:`check_meal` judges it, or None when it is not legal (remembered per
+        table: ``meal`` tells the card, the Hold token, the ingredients and the token counts)."""
+        key = meal
         if key not in self.checks:
             if len(self.checks) > CHECKS_KEPT:
                 self.checks.clear()
@@ -285,7 +295,7 @@ class FastSearch:
             # stars when stars add up: the most); then the ones dominated by fewer items go.
             same_use: dict[tuple[Any, int], Option] = {}
             for meal, use in meals.options(card, i == len(cards) - 1):
-                option = Option(meal, self.items.pack(use), self.signature(meal), self.items)
+                option = Option(meal, use, self.signature(meal), self.items)
                 if self.separable:
                     option.stars = self.stars_alone(option)
                     if option.stars <= 0:
