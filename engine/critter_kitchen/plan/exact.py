@@ -420,7 +420,7 @@ def _plan(search: FastSearch, chosen: tuple[Option, ...], stars: int) -> Plan:
     return plan
 
 
-FAST_MEALS_PER_CARD = 200  # meals checked per card by the fast effort
+FAST_MEALS_PER_CARD = 150  # meals checked per card by the fast effort
 
 
 def plan_round_quick(question: Question) -> Plan:
