@@ -12,7 +12,7 @@ from critter_kitchen import Ingredient, InputError, check_meal, load_ruleset, ru
 from critter_kitchen.loading.yamlpos import parse
 from critter_kitchen.plan import question
 from critter_kitchen.plan.output import plan_json, plan_record, plan_text
-from critter_kitchen.plan.search import plan_round
+from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
 
 BASE_CHALLENGES = ["harbor-stew", "garden-gratin", "farmhouse-pie", "forest-risotto", "sunday-roast", "toasted-cheese"]
 ALC_CHALLENGES = ["tofu-stir-fry", "market-breakfast", "street-skewers", "garden-gratin", "sunday-roast", "harbor-stew"]
@@ -517,7 +517,8 @@ def test_keep_is_the_best_critic_meal_of_what_is_left(base):
     )
 
 
-def test_keep_past_the_refrigeration_limit_is_not_proved(base):
+def test_keep_past_the_refrigeration_limit_is_the_best_critic_meal_that_fits(base):
+    """Seven courses of value 1 are left; five fit the limit: the best critic meal of five courses."""
     kinds = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
     pantry = {
         "for": "round3",
@@ -526,9 +527,8 @@ def test_keep_past_the_refrigeration_limit_is_not_proved(base):
     }
     plan, keep = keep_of(pantry, base)
     assert len(keep.ingredients) + len(keep.spices) == 5  # the base limit after round 3
-    assert len(keep.critic.courses) > 5
-    assert plan_json(plan, keep)["optimal"] is False
-    assert plan_text(plan, keep).endswith("(not proved best)")
+    assert len(keep.critic.courses) == 5
+    assert plan_json(plan, keep)["optimal"] is True
 
 
 def test_a_large_pantry_stops_at_the_limit_with_a_legal_plan(base):
@@ -546,7 +546,7 @@ def test_a_large_pantry_stops_at_the_limit_with_a_legal_plan(base):
             "bisque": 5,
         },
     }
-    plan = plan_round(question(pantry, base), limit=2000)
+    plan = plan_round_exhaustive(question(pantry, base), limit=2000)
     assert (plan.optimal, plan.nodes) == (False, 2001)
     record = game_record(pantry, BASE_CHALLENGES, plan_record(plan)["challenge_meals"]["round3"]["Ana"])
     assert ana_stars(record, base) == plan.stars

@@ -1,14 +1,17 @@
 """Planner speed and soundness on random challenge-round pantries.
 
-    python tools/bench_plan.py [--pantries 50] [--sizes 4,6,8] [--pack a-la-carte] [--critic]
+    python tools/bench_plan.py [--pantries 20] [--sizes 4,8,12,16,20] [--critic-sizes 5,7]
+        [--fast-pantries 1000] [--fast-sizes 4,6,8,10] [--pack a-la-carte] [--only exact|critic|fast]
 
 For each pantry size (ingredients, spices and tokens together), random pantries for three
 random challenge cards of the rules in play: the time of each exact plan (median, p95,
 p99), how many searches hit the node limit (not proved optimal), and how many returned
 plans the engine refuses when they are written into a game record (the goal is 0).
-With ``--critic``: critic-meal pantries (a random critic and three rumors in play, that
-many ingredients of the course types, three spices, two soup and a bisque). The
-machine is shared and noisy: compare figures within one run.
+Critic-meal pantries: a random critic and three rumors in play, that many ingredients of
+the course types, three spices, two soup and a bisque. The fast effort: on random
+pantries, its time per plan and its loss in stars against the exact plan of the same
+pantry. Last, the issue's table: each figure, its goal, pass or FAIL. The machine is
+shared and noisy: compare figures within one run.
 """
 
 from __future__ import annotations
@@ -27,9 +30,13 @@ from critter_kitchen.plan.output import plan_record
 from critter_kitchen.plan.search import plan_round
 
 
-def random_pantry(rng: random.Random, ruleset: Any, size: int) -> dict[str, Any]:
-    challenges = [c.id for c in ruleset.cards.values() if c.kind == "challenge"]
-    cards = rng.sample(challenges, 6)
+def random_cards(rng: random.Random, ruleset: Any) -> list[str]:
+    """Six distinct challenge cards: round 3's three, then round 6's."""
+    return rng.sample([c.id for c in ruleset.cards.values() if c.kind == "challenge"], 6)
+
+
+def random_pantry(rng: random.Random, ruleset: Any, size: int, cards: list[str] | None = None) -> dict[str, Any]:
+    cards = cards or random_cards(rng, ruleset)
     kinds = sorted({k for c in cards[:3] for k in ruleset.cards[c].requires})
     wild = ruleset.base_params()["wild_spice"]
     items: dict[str, Any] = {"ingredients": [], "spices": [], "soup": 0, "bisque": 0}
@@ -70,23 +77,6 @@ def critic_pantry(rng: random.Random, ruleset: Any, size: int) -> dict[str, Any]
     }
 
 
-def bench_critic(ruleset: Any, sizes: list[int], pantries: int) -> None:
-    rng = random.Random(17)
-    for size in sizes:
-        times, cut = [], 0
-        for _ in range(pantries):
-            asked = question(critic_pantry(rng, ruleset, size), ruleset)
-            start = time.perf_counter()
-            plan = plan_critic(asked)
-            times.append(time.perf_counter() - start)
-            cut += not plan.optimal
-        q = statistics.quantiles(times, n=100)
-        print(
-            f"critic, {size:2d} ingredients: median {statistics.median(times) * 1e3:8.1f} ms  "
-            f"p95 {q[94] * 1e3:8.1f} ms  not proved optimal {cut}/{pantries}"
-        )
-
-
 def is_refused(pantry: dict[str, Any], meals: dict[str, Any], ruleset: Any) -> bool:
     record = {
         "players": [{"name": "Ana"}, {"name": "Bo"}],
@@ -100,33 +90,170 @@ def is_refused(pantry: dict[str, Any], meals: dict[str, Any], ruleset: Any) -> b
     return False
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pantries", type=int, default=50)
-    parser.add_argument("--sizes", default="4,6,8")
-    parser.add_argument("--pack", action="append", default=[])
-    parser.add_argument("--critic", action="store_true", help="plan critic meals instead of challenge rounds")
-    args = parser.parse_args()
-    ruleset = load_ruleset(packs_for({}, args.pack))
-    if args.critic:
-        bench_critic(ruleset, [int(s) for s in args.sizes.split(",")], args.pantries)
-        return
+GOALS = {
+    "exact_p95": 0.050,
+    "exact_p99": 0.200,
+    "critic_p95": 0.050,
+    "fast_median": 0.001,
+    "fast_loss": 0.05,
+}
+
+
+def verdict(ok: bool) -> str:
+    return "pass" if ok else "FAIL"
+
+
+def quantile(times: list[float], at: int) -> float:
+    return statistics.quantiles(times, n=100, method="inclusive")[at - 1] if len(times) > 1 else times[0]
+
+
+def bench_rounds(ruleset: Any, sizes: list[int], pantries: int) -> tuple[list[float], int, int]:
+    """Exact challenge-round plans by pantry size: times, searches cut short, plans refused."""
     rng = random.Random(13)
-    for size in (int(s) for s in args.sizes.split(",")):
+    everything: list[float] = []
+    cut_all = refused_all = 0
+    for size in sizes:
         times, cut, refused = [], 0, 0
-        for _ in range(args.pantries):
+        for _ in range(pantries):
             pantry = random_pantry(rng, ruleset, size)
             data = {k: v for k, v in pantry.items() if not k.startswith("_")}
+            asked = question(data, ruleset)
             start = time.perf_counter()
-            plan = plan_round(question(data, ruleset))
+            plan = plan_round(asked)
             times.append(time.perf_counter() - start)
             cut += not plan.optimal
             refused += is_refused(pantry, plan_record(plan)["challenge_meals"]["round3"]["Ana"], ruleset)
-        q = statistics.quantiles(times, n=100)
         print(
-            f"{size:2d} items: median {statistics.median(times) * 1e3:8.1f} ms  p95 {q[94] * 1e3:8.1f} ms  "
-            f"p99 {q[98] * 1e3:8.1f} ms  not proved optimal {cut}/{args.pantries}  refused by the engine {refused}"
+            f"exact, {size:2d} items: median {statistics.median(times) * 1e3:8.1f} ms  "
+            f"p95 {quantile(times, 95) * 1e3:8.1f} ms  p99 {quantile(times, 99) * 1e3:8.1f} ms  "
+            f"not proved optimal {cut}/{pantries}  refused by the engine {refused}",
+            flush=True,
         )
+        everything += times
+        cut_all += cut
+        refused_all += refused
+    return everything, cut_all, refused_all
+
+
+def bench_fast(ruleset: Any, pantries: int, sizes: list[int], tables: int) -> tuple[float, float, float, int]:
+    """The fast effort against exact on random pantries at ``tables`` random tables (a simulation
+    plans many decisions at one table): median time, mean and worst loss, plans refused.
+
+    Exact plans every pantry first (timed too); then, with the memory of check_meal's verdicts
+    emptied so that neither effort reuses the other's, the fast effort plans them again.
+    """
+    from critter_kitchen.plan.exact import CONTEXTS
+
+    rng = random.Random(29)
+    at = [random_cards(rng, ruleset) for _ in range(tables)]
+    asked = []
+    for i in range(pantries):
+        pantry = random_pantry(rng, ruleset, sizes[i % len(sizes)], at[i % tables])
+        asked.append((pantry, question({k: v for k, v in pantry.items() if not k.startswith("_")}, ruleset)))
+    exact_times, exact_stars = [], []
+    for _, one in asked:
+        start = time.perf_counter()
+        exact_stars.append(plan_round(one).stars)
+        exact_times.append(time.perf_counter() - start)
+    for table in CONTEXTS.values():
+        table.checks.clear()
+    times, losses, refused = [], [], 0
+    for (pantry, one), best in zip(asked, exact_stars, strict=True):
+        start = time.perf_counter()
+        quick = plan_round(one, effort="fast")
+        times.append(time.perf_counter() - start)
+        losses.append(best - quick.stars)
+        refused += is_refused(pantry, plan_record(quick)["challenge_meals"]["round3"]["Ana"], ruleset)
+    print(
+        f"fast, {pantries} pantries of {','.join(map(str, sizes))} items at {tables} tables: "
+        f"median {statistics.median(times) * 1e3:.2f} ms (exact {statistics.median(exact_times) * 1e3:.2f} ms, "
+        f"ratio {statistics.median(exact_times) / statistics.median(times):.1f})  mean loss "
+        f"{statistics.fmean(losses):.3f} stars  worst {max(losses)}  plans losing {sum(x > 0 for x in losses)}  "
+        f"refused by the engine {refused}",
+        flush=True,
+    )
+    return statistics.median(times), statistics.fmean(losses), max(losses), refused
+
+
+def bench_critic(ruleset: Any, sizes: list[int], pantries: int) -> list[float]:
+    rng = random.Random(17)
+    everything: list[float] = []
+    for size in sizes:
+        times, cut = [], 0
+        for _ in range(pantries):
+            asked = question(critic_pantry(rng, ruleset, size), ruleset)
+            start = time.perf_counter()
+            plan = plan_critic(asked)
+            times.append(time.perf_counter() - start)
+            cut += not plan.optimal
+        print(
+            f"critic, {size:2d} ingredients: median {statistics.median(times) * 1e3:8.1f} ms  "
+            f"p95 {quantile(times, 95) * 1e3:8.1f} ms  not proved optimal {cut}/{pantries}",
+            flush=True,
+        )
+        everything += times
+    return everything
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pantries", type=int, default=20, help="pantries per size (exact and critic)")
+    parser.add_argument("--sizes", default="4,8,12,16,20", help="challenge-round pantry sizes (items)")
+    parser.add_argument("--critic-sizes", default="5,7")
+    parser.add_argument("--fast-pantries", type=int, default=1000)
+    parser.add_argument("--fast-sizes", default="4,6,8,10", help="pantry sizes for the fast effort (exact must finish)")
+    parser.add_argument("--tables", type=int, default=50, help="tables (card sets) the fast pantries are planned at")
+    parser.add_argument("--pack", action="append", default=[])
+    parser.add_argument("--only", choices=["exact", "critic", "fast"], action="append", help="run only these parts")
+    args = parser.parse_args()
+    ruleset = load_ruleset(packs_for({}, args.pack))
+    parts = args.only or ["exact", "critic", "fast"]
+    table: list[tuple[str, str, str, str]] = []
+    refused = 0
+    if "exact" in parts:
+        sizes = [int(s) for s in args.sizes.split(",")]
+        times, cut, bad = bench_rounds(ruleset, sizes, args.pantries)
+        refused += bad
+        p95, p99 = quantile(times, 95), quantile(times, 99)
+        ok = p95 <= GOALS["exact_p95"] and p99 <= GOALS["exact_p99"]
+        table.append(
+            (
+                f"exact plan, a challenge round, pantries of {min(sizes)}-{max(sizes)} items, 3 cards",
+                f"p95 {p95 * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms ({cut} not proved optimal)",
+                "p95 <= 50 ms, p99 <= 200 ms",
+                verdict(ok and cut == 0),
+            )
+        )
+    if "critic" in parts:
+        times = bench_critic(ruleset, [int(s) for s in args.critic_sizes.split(",")], args.pantries)
+        p95 = quantile(times, 95)
+        table.append(
+            (
+                "exact plan, the critic meal",
+                f"p95 {p95 * 1e3:.1f} ms",
+                "p95 <= 50 ms",
+                verdict(p95 <= GOALS["critic_p95"]),
+            )
+        )
+    if "fast" in parts:
+        sizes = [int(s) for s in args.fast_sizes.split(",")]
+        median, loss, _, bad = bench_fast(ruleset, args.fast_pantries, sizes, args.tables)
+        refused += bad
+        ok = median <= GOALS["fast_median"] and loss <= GOALS["fast_loss"]
+        table.append(
+            (
+                "fast mode, one decision",
+                f"median {median * 1e3:.2f} ms, mean loss {loss:.3f} stars",
+                "<= 1 ms median; mean loss <= 0.05 stars",
+                verdict(ok),
+            )
+        )
+    table.append(("plans the engine finds illegal, every pantry above", str(refused), "0", verdict(refused == 0)))
+    print()
+    print("| figure | measured | goal | |")
+    print("| --- | --- | --- | --- |")
+    for row in table:
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

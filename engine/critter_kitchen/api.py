@@ -136,3 +136,25 @@ def removable_cards(game: Game) -> list[Card]:
     from .stages.rescore import removable_cards as removable
 
     return removable(game)
+
+
+def meal_types(ruleset: Ruleset, card: Card, params: Mapping[str, Any], *, held: bool = False) -> frozenset[str] | None:
+    """The ingredient types a legal meal for ``card`` may contain (None: any type).
+
+    A meal holding an ingredient of another type is refused by :func:`check_meal`, so a
+    search for legal meals may leave such ingredients out without judging them.
+    """
+    from .model.meals import allowed_types
+
+    return allowed_types(card, held, params)
+
+
+def check_spices(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, Any]) -> list[str]:
+    """Why ``ingredient``'s spices cannot all be on it in a challenge meal; empty when they can.
+
+    A meal holding an ingredient with such a problem is refused by :func:`check_meal`
+    whatever else it holds, so a search may drop those spicings without judging the meal.
+    """
+    from .model.meals import ingredient_problems
+
+    return ingredient_problems(ingredient, params, ruleset.ingredient_types)

@@ -133,6 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument(
         "--format", choices=("text", "json", "record"), default="text", help="output format (default: text)"
     )
+    plan.add_argument(
+        "--effort",
+        choices=("exact", "fast"),
+        default="exact",
+        help="exact: the best plan, proved (default); fast: a good plan quickly, not proved best",
+    )
     plan.set_defaults(run=cmd_plan)
 
     serve = sub.add_parser(
@@ -440,7 +446,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
             document = load_record(name, name)
             ruleset = pantry_ruleset(document.data, args.pack, name)
             asked = question(document.data, ruleset, source=name, document=document)
-            plans.append(plan_critic(asked) if asked.target == CRITIC else plan_round(asked))
+            effort = args.effort
+            plans.append(
+                plan_critic(asked, effort=effort) if asked.target == CRITIC else plan_round(asked, effort=effort)
+            )
         except InputError as e:
             problems += e.problems
     if problems:

@@ -82,6 +82,14 @@ def listed_slots(card: Card, held: bool, params: Mapping[str, Any]) -> tuple[str
     return card.requires
 
 
+def allowed_types(card: Card, held: bool, params: Mapping[str, Any]) -> frozenset[str] | None:
+    """The ingredient types a legal meal for ``card`` may contain, or None when any type may be
+    served (a meal with an ingredient of another type is never legal)."""
+    if params["only_listed_types"]:
+        return frozenset(listed_slots(card, held, params))
+    return None
+
+
 def legality_problems(
     card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any], held: bool
 ) -> list[str]:
@@ -102,7 +110,8 @@ def legality_problems(
         if kind in slots:
             real += 1
     problems: list[str] = []
-    if params["only_listed_types"] and real < len(ingredients):
+    # allowed_types is the rule; its set is the slots' types, already counted here
+    if real < len(ingredients) and allowed_types(card, held, params) is not None:
         for kind in served:
             if kind not in slots:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")

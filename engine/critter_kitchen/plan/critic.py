@@ -48,6 +48,8 @@ class _CriticSearch:
         self.params = rule_parameters(rs, question.table, question.owned)
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.limit = limit
+        self.best_first = False  # the fast effort: the best courses first, no course last
+        self.room: int | None = None  # at most this many ingredients and spices in the meal
         self.scored = 0
         self.cut = False
         self.best: tuple[tuple[int, int], CriticPlan] | None = None
@@ -111,14 +113,23 @@ class _CriticSearch:
             self.judge(courses, tokens)
             return
         kind = kinds[i]
-        self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
-        for course, used_spices, used_tokens in list(self.choices(kind, ingredients, spices, tokens)):
+        choices = list(self.choices(kind, ingredients, spices, tokens))
+        if self.room is not None:  # only meals whose ingredients and spices fit the room
+            used = sum(1 + len(c.spices) for c in courses.values() if c.token is None)
+            choices = [c for c in choices if c[0].token is not None or used + 1 + len(c[0].spices) <= self.room]
+        if self.best_first:  # a search cut short has then met the big meals
+            choices.sort(key=lambda choice: -choice[0].quality)
+        else:
+            self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
+        for course, used_spices, used_tokens in choices:
             left_ingredients = dict(ingredients)
             if course.token is None:
                 left_ingredients[(kind, course.value)] -= 1
             left_spices = {s: n - used_spices.get(s, 0) for s, n in spices.items()}
             left_tokens = {t: n - used_tokens.get(t, 0) for t, n in tokens.items()}
             self.visit(kinds, i + 1, left_ingredients, left_spices, left_tokens, {**courses, kind: course})
+        if self.best_first:
+            self.visit(kinds, i + 1, ingredients, spices, tokens, courses)  # no such course
 
     def judge(self, courses: dict[str, Course], tokens: Counts) -> None:
         names = list(tokens)
@@ -134,10 +145,23 @@ class _CriticSearch:
                 self.best = (key, CriticPlan(self.q, dict(courses), held))
 
 
-def plan_critic(question: Question, *, limit: int = NODE_LIMIT) -> CriticPlan:
+FAST_LIMIT = 300  # complete meals scored by the fast effort
+
+
+def plan_critic(
+    question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT, room: int | None = None
+) -> CriticPlan:
     """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
-    is False when ``limit`` meals were scored before the search ended."""
-    search = _CriticSearch(question, limit)
+    is False when ``limit`` meals were scored before the search ended. ``effort="fast"`` scores
+    at most ``FAST_LIMIT`` meals (the first ones: a course of each type before fewer courses).
+    ``room``: the meal may hold at most that many ingredients and spices (tokens aside)."""
+    if effort not in ("exact", "fast"):
+        from ..errors import CritterError
+
+        raise CritterError(f"unknown effort {effort!r}; use one of exact, fast")
+    search = _CriticSearch(question, limit if effort == "exact" else min(limit, FAST_LIMIT))
+    search.best_first = effort == "fast"
+    search.room = room
     search.run()
     assert search.best is not None  # serving nothing is always a meal
     (stars, quality), plan = search.best
@@ -204,9 +228,9 @@ def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_
     """The items to keep under the refrigeration limit after ``question``'s round, or None when
     the rules set no limit for that round.
 
-    The best critic meal of the items left (tokens are kept anyway) is planned; its
-    ingredients and spices are kept. When they are more than the limit, the ones of the
-    highest-quality courses are kept and the answer is not proved best.
+    The best critic meal of the items left (tokens are kept anyway) among those whose
+    ingredients and spices fit the limit is planned, and its items are kept: exact whenever
+    that critic-meal search is.
     """
     from .pantry import CRITIC, Question
 
@@ -225,15 +249,10 @@ def plan_keep(question: Question, left_ingredients: list[tuple[str, int]], left_
         tuple(left_spices),
         {name: 0 for name in question.tokens},  # the round's tokens left are kept without limit
     )
-    critic = plan_critic(later)
-    ingredients: list[tuple[str, int]] = []
-    spices: list[str] = []
+    # The best critic meal whose ingredients and spices fit the limit: exactly what is worth keeping.
+    critic = plan_critic(later, room=limit)
     courses = sorted((c for c in critic.courses.values() if c.token is None), key=lambda c: -c.quality)
-    fits = True
-    for course in courses:
-        if len(ingredients) + len(spices) + 1 + len(course.spices) > limit:
-            fits = False
-            continue
-        ingredients.append((course.type, course.value))
-        spices.extend(course.spices)
+    ingredients = [(c.type, c.value) for c in courses]
+    spices = [s for c in courses for s in c.spices]
+    fits = len(ingredients) + len(spices) <= limit
     return Keep(ingredients, spices, critic, fits and critic.optimal)

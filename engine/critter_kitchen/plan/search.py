@@ -249,14 +249,43 @@ class _Search:
             self.best = (key, chosen)
 
 
-def plan_round(question: Question, *, limit: int = NODE_LIMIT) -> Plan:
+EFFORTS = ("exact", "fast")
+
+
+def plan_round(question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT) -> Plan:
     """The plan for a challenge round that earns the most stars; ties to the most ingredient
-    value left unused, then to fewer tokens spent, then to more spices left. ``optimal`` is False when ``limit`` meals
-    were checked before the search ended: the plan is then the best found."""
+    value left unused, then to fewer tokens spent, then to more spices left.
+
+    ``effort="exact"`` proves its plan best (``optimal``) unless ``limit`` meals were checked
+    first; ``effort="fast"`` (for simulations) judges a few hundred meals per card at most and
+    is proved best only when that was all of them. Both give only plans the engine accepts.
+    """
+    _check_round(question)
+    if effort == "exact":
+        from .exact import plan_round_fast_exact
+
+        return plan_round_fast_exact(question, limit=limit)
+    if effort == "fast":
+        from .exact import plan_round_quick
+
+        return plan_round_quick(question)
+    from ..errors import CritterError
+
+    raise CritterError(f"unknown effort {effort!r}; use one of {', '.join(EFFORTS)}")
+
+
+def _check_round(question: Question) -> None:
     if not question.challenges:
         from ..errors import CritterError
 
         raise CritterError(f"{question.target}: not a challenge round; plan the critic meal with plan_critic")
+
+
+def plan_round_exhaustive(question: Question, *, limit: int = NODE_LIMIT) -> Plan:
+    """The reference search: every legal meal of each card, every combination scored by the
+    engine. Slow; the tests compare :func:`plan_round` with it. ``optimal`` is False when
+    ``limit`` meals and plans were checked before the search ended."""
+    _check_round(question)
     search = _Search(question, limit)
     search.run()
     assert search.best is not None  # serving nothing is always a plan
