@@ -27,6 +27,7 @@ from ..errors import InputError, Problem
 HERE = os.path.dirname(os.path.abspath(__file__))
 templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
 templates.env.filters["part"] = lambda value: quote(str(value), safe="")  # one path segment: a name may hold "/"
+templates.env.filters["when"] = lambda created: str(created).replace("T", " ")[:16]  # an ISO time, to the minute
 router = APIRouter()
 
 MAX_IMPORT = 2 * 1024 * 1024  # characters of an imported record, the limit a record file has

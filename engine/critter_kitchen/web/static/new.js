@@ -16,7 +16,7 @@
   function fresh() {
     return {packs: [], players: [player(1), player(2)], next: 3, table: {}, meals: {}, critic: {}, pantry: {}};
   }
-  function player(key) { return {key, name: "", held: {}, counters: {}, automated: null}; }
+  function player(key) { return {key, name: "", held: {}, counters: {}, kept: {}, automated: null}; }
 
   const cards = (kind) => R.cards.filter((c) => c.kind === kind);
   const card = (id) => R.cards.find((c) => c.id === id);
@@ -58,6 +58,9 @@
         const v = p.held[field(slot)];
         if (slot.single ? v : v && v.length) entry[field(slot)] = v;
       }
+      const kept = {};
+      for (const r of R.rounds) if (String((p.kept || {})[r] ?? "").trim() !== "") kept[r] = number(p.kept[r]);
+      if (Object.keys(kept).length) entry.kept = kept;
       const counters = {};
       for (const c of R.counters) if (String(p.counters[c] ?? "").trim() !== "") counters[c] = number(p.counters[c]);
       if (Object.keys(counters).length) entry.counters = counters;
@@ -119,6 +122,7 @@
       if (entry && entry.automated) p.automated = {...entry.automated};
       for (const [k, v] of Object.entries(entry || {})) if (!["name", "automated", "counters", "kept"].includes(k)) p.held[k] = v;
       p.counters = {...(entry && entry.counters) || {}};
+      p.kept = Object.fromEntries(Object.entries((entry && entry.kept) || {}).map(([r, n]) => [r, String(n)]));
       s.players.push(p);
     }
     s.table = JSON.parse(JSON.stringify(rec.cards || {}));
@@ -254,12 +258,14 @@
   function cardChoices(kind, values, onchange, where, labelText) {
     const list = h("div", {class: "choices cards"});
     cards(kind).forEach((c) => {
-      const box = h("input", {type: "checkbox", value: c.id, checked: values.includes(c.id), onchange: () => {
+      const box = h("input", {type: "checkbox", value: c.id, "data-choice": where, checked: values.includes(c.id), onchange: () => {
+        // in the order they were picked (a record's order), not the list's
         const now = [...list.querySelectorAll("input:checked")].map((i) => i.value);
-        onchange(now);
+        values = [...values.filter((id) => now.includes(id)), ...now.filter((id) => !values.includes(id))];
+        onchange(values);
         changed();
       }});
-      list.append(h("label", {class: "choice"}, box, h("b", {}, c.name), " ", h("span", {class: "text"}, c.text)));
+      list.append(h("label", {class: "choice"}, box, h("span", {}, h("b", {}, c.name), h("span", {class: "text"}, c.text))));
     });
     return h("fieldset", {class: "field"}, h("legend", {}, labelText), list, err(where));
   }
@@ -359,14 +365,15 @@
 
   function roundMeals(p, r) {
     const set = h("section", {class: "round"}, h("h2", {}, r));
-    const mine = (S.meals[r] = S.meals[r] || {})[p.key] = S.meals[r][p.key] || {};
+    const round = S.meals[r] = S.meals[r] || {};
+    const mine = round[p.key] = round[p.key] || {};
     for (const id of roundCards(r)) {
       const m = mine[id] = mine[id] || {served: false, ingredients: [], tokens: {}};
       const where = path("challenge_meals", r, p.name, id);
       const c = card(id);
       const body = h("div", {class: "meal-body", hidden: !m.served});
       const meal = h("div", {class: "meal", "data-card": id},
-        h("label", {class: "served"}, h("input", {type: "checkbox", checked: m.served, onchange: (e) => {
+        h("label", {class: "served"}, h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
           m.served = e.target.checked;
           if (m.served && !m.ingredients.length) m.ingredients.push({type: (c && c.requires || R.ingredients)[0], value: "", spice: ""});
           renderMeals(); changed();
@@ -374,13 +381,17 @@
         h("p", {class: "text"}, c ? c.text : ""), err(where), body);
       m.ingredients.forEach((ing, i) => body.append(ingredientRow(m.ingredients, i, path(where, "ingredients", i), true)));
       body.append(err(path(where, "ingredients")),
-        h("button", {type: "button", class: "small", onclick: () => {
+        h("button", {type: "button", class: "small", "data-add": path(where, "ingredients"), onclick: () => {
           m.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); renderMeals(); changed();
         }}, "+ ingredient"),
         tokenRow(m.tokens, where));
       set.append(meal);
     }
     if (!roundCards(r).length) set.append(h("p", {class: "hint"}, "Pick the challenge cards of " + r + " first."));
+    const at = path("players", S.players.indexOf(p), "kept", r);
+    p.kept = p.kept || {};
+    set.append(h("label", {class: "kept"}, "ingredients and spices kept after " + r + " ",
+      count(p.kept[r], (v) => { p.kept[r] = v; }, {"data-where": at})), err(at));
     set.append(planner(p, r));
     return set;
   }
@@ -421,7 +432,8 @@
 
   // "Best meals from my pantry": the planner fills this player's meals of one round.
   function planner(p, target) {
-    const pantry = ((S.pantry[p.key] = S.pantry[p.key] || {})[target] = S.pantry[p.key][target] || {ingredients: [], spices: [], tokens: {}});
+    const held = S.pantry[p.key] = S.pantry[p.key] || {};
+    const pantry = held[target] = held[target] || {ingredients: [], spices: [], tokens: {}};
     const rows = h("div", {});
     const redraw = () => {
       rows.textContent = "";
@@ -432,7 +444,7 @@
         err(path("pantry", "spices", i)))));
     };
     redraw();
-    const note = h("p", {class: "plan-note"});
+    const note = h("p", {class: "plan-note"}, pantry.note || "");
     const errors = h("ul", {class: "problems"});
     const run = async () => {
       errors.textContent = "";
@@ -446,11 +458,12 @@
         return;
       }
       fill(p, target, answer.data);
-      note.textContent = "Planned: " + answer.data.stars + " stars" + (answer.data.optimal ? "" : " (search cut short, maybe not the best)");
+      pantry.note = "Planned: " + answer.data.stars + " stars" + (answer.data.optimal ? "" : " (search cut short, maybe not the best)");
       renderMeals();
       changed();
     };
-    return h("details", {class: "planner"}, h("summary", {}, "Best meals from my pantry"),
+    return h("details", {class: "planner", open: !!pantry.open, ontoggle: (e) => { pantry.open = e.target.open; }},
+      h("summary", {}, "Best meals from my pantry"),
       h("p", {class: "hint"}, "What " + (p.name || "this player") + " holds:"), rows,
       h("p", {}, h("button", {type: "button", class: "small", onclick: () => { pantry.ingredients.push({type: R.ingredients[0], value: ""}); redraw(); }}, "+ ingredient"),
         " ", h("button", {type: "button", class: "small", onclick: () => { pantry.spices.push(R.wild_spice); redraw(); }}, "+ spice")),
