@@ -68,9 +68,10 @@ def server_command(port: int, db: Path) -> list[str]:
     try:
         import critter_kitchen.web.server  # noqa: F401
     except ImportError:
-        return [sys.executable, "-m", "uvicorn", "--factory", "test_serve_pages:stub_app", "--host", "127.0.0.1",
-                "--port", str(port), "--log-level", "warning"]  # fmt: skip
-    return [sys.executable, "-m", "critter_kitchen", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+        app = ["uvicorn", "--factory", "test_serve_pages:stub_app", "--log-level", "warning"]
+        return [sys.executable, "-m", *app, "--host", "127.0.0.1", "--port", str(port)]
+    serve = ["critter_kitchen", "serve", "--db", str(db)]
+    return [sys.executable, "-m", *serve, "--host", "127.0.0.1", "--port", str(port)]
 
 
 def wait_until_up(url: str, process: subprocess.Popen) -> None:
@@ -252,11 +253,12 @@ def shown_result(v: Visit) -> dict:
 
 
 def expected_page(result: dict, record: dict) -> dict:
-    stars = {s["name"]: str(s["stars"]) for s in result["standings"]}
+    standings = result["standings"]
+    stars = {s["name"]: str(s["stars"]) for s in standings}
     return {
         "winner": result["winner"],
         "decided_by": result["decided_by"],
-        "ranking": [f"{s['name']}: {s['stars']} stars, critic quality {s['critic_quality']}" for s in result["standings"]],
+        "ranking": [f"{s['name']}: {s['stars']} stars, critic quality {s['critic_quality']}" for s in standings],
         "awards": len(result["awards"]),
         "reasons": [a["reason"] for a in result["awards"]],
         "totals": [stars[p["name"]] for p in record["players"]],
@@ -272,6 +274,9 @@ def test_a_whole_game_typed_on_a_phone_scores_as_the_cli_scores_its_export(visit
     assert "No game kept yet." in visit.page.inner_text("main")  # the database starts empty
     type_game(visit, record)
     visit.legal()
+    visit.page.click('#who button:has-text("Ana")')
+    visit.page.locator("#meals .round").first.scroll_into_view_if_needed()
+    visit.page.evaluate("window.scrollBy(0, -110)")  # the player tabs above the first round
     visit.shot("score-pad-meals")
     game = keep_game(visit)
     visit.shot("score-pad-result")
@@ -381,14 +386,14 @@ def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
     wins = sum(cli_score(f)["winner"] == "Ben" for f in (files[0], files[2]))
     assert (stats["games"], stats["wins"]) == (2, wins)
     page.goto(visit.url + "players/Ben")
-    page.locator("#stats table").first.wait_for()
-    text = page.inner_text("#stats")
-    assert "games\t2" in text
-    assert f"wins\t{wins}" in text
+    page.locator("#stats .headline").wait_for()
+    assert page.inner_text("#stats .headline").startswith(f"2 games · {wins} {'win' if wins == 1 else 'wins'} · ")
+    assert "Plays most often against Ana (2 games)" in page.inner_text("#stats")
     visit.shot("score-pad-player")
     page.goto(visit.url + "cards")
     page.locator("#stats table").first.wait_for()
     assert page.locator("#stats tbody tr").count() > 10
+    assert "Madame Bouillon" in page.inner_text("#stats")  # cards by name
     visit.shot("score-pad-cards")
 
 
@@ -402,9 +407,10 @@ def test_the_meal_entry_page_weighs_under_100_kb_and_asks_only_the_server(browse
     sizes = {r.url: len(r.body()) for r in responses}
     total = sum(sizes.values())
     print(f"meal-entry page: {total} bytes in {len(sizes)} responses: {sizes}")
-    (tmp_path / "page-weight.txt").write_text(f"{total}\n")
+    report = json.dumps(sizes, indent=1) + f"\n{total}\n"
+    (tmp_path / "page-weight.txt").write_text(report)
     if os.environ.get("CK_SCREENSHOTS"):
-        (Path(os.environ["CK_SCREENSHOTS"]) / "page-weight.txt").write_text(json.dumps(sizes, indent=1) + f"\n{total}\n")
+        (Path(os.environ["CK_SCREENSHOTS"]) / "page-weight.txt").write_text(report)
     assert total <= MAX_PAGE_WEIGHT
     assert all(url.startswith(server) for url in v.requests)
     v.close()

@@ -89,7 +89,10 @@ def player_page(request: Request, name: str) -> Response:
 
 @router.get("/cards", response_class=HTMLResponse, include_in_schema=False)
 def cards_page(request: Request) -> Response:
-    return page(request, "cards.html")
+    """Per-card statistics (read by the page from the API), with the names of the server's cards."""
+    rules = ruleset(request, [])
+    names = {cid: [card.name, card.kind] for cid, card in rules.cards.items()}
+    return page(request, "cards.html", names=names)
 
 
 def page(request: Request, template: str, *, status: int = 200, **context: Any) -> Response:

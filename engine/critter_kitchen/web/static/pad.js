@@ -48,7 +48,8 @@ const pad = (() => {
     return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
   }
 
-  const label = (key) => String(key).replace(/_/g, " ");
+  // a figure's key for people; a stage's name (it has a dot) is left as the engine writes it
+  const label = (key) => String(key).includes(".") ? String(key) : String(key).replace(/_/g, " ");
 
   return {h, call, path, debounce, label};
 })();

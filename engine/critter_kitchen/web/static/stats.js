@@ -12,7 +12,43 @@
     box.append(h("p", {class: "empty"}, (answer.data && answer.data.errors || [why]).join(" ")));
     return;
   }
-  box.append(shown(answer.data));
+  const data = answer.data;
+  if (kind === "player" && data && "games" in data && "wins" in data) box.append(playerFigures(data));
+  else if (kind === "cards" && data && Array.isArray(data.cards)) box.append(cardFigures(data.cards));
+  else box.append(shown(data));
+
+  function percent(v) { return typeof v === "number" ? Math.round(v * 100) + "%" : "—"; }
+  function who(name) { return h("a", {href: "/players/" + encodeURIComponent(name)}, name); }
+
+  // A player's record in sentences, then the stars per stage and any other figure the API gives.
+  function playerFigures(d) {
+    const out = h("div", {class: "player-stats"},
+      h("p", {class: "headline"}, `${d.games} ${d.games === 1 ? "game" : "games"} · ${d.wins} ${d.wins === 1 ? "win" : "wins"}`
+        + ` · win rate ${percent(d.win_rate)}` + ("stars_mean" in d ? ` · ${scalar(d.stars_mean)} stars a game` : "")));
+    const best = d.best_game;
+    if (best) out.append(h("p", {}, "Best game: ", h("a", {href: "/games/" + encodeURIComponent(best.id)}, "game " + best.id),
+      `, ${best.stars} stars, rank ${best.rank}`));
+    const often = d.frequent_rival, tough = d.toughest_rival;
+    if (often) out.append(h("p", {}, "Plays most often against ", who(often.name), ` (${often.games} ${often.games === 1 ? "game" : "games"})`));
+    if (tough) out.append(h("p", {}, "Beaten most often by ", who(tough.name), ` (ahead in ${tough.ahead} of ${tough.games})`));
+    if (d.stars_per_stage) out.append(h("h2", {}, "Stars per stage, on average"), shown(d.stars_per_stage));
+    const known = ["name", "games", "wins", "win_rate", "stars_mean", "best_game", "frequent_rival", "toughest_rival", "stars_per_stage"];
+    const rest = Object.fromEntries(Object.entries(d).filter(([k]) => !known.includes(k)));
+    if (Object.keys(rest).length) out.append(h("h2", {}, "More"), shown(rest));
+    return out;
+  }
+
+  // One row per card: its name from the loaded packs (else its id), then its figures.
+  function cardFigures(list) {
+    const names = JSON.parse(box.dataset.names || "{}");
+    const columns = [["games", "games"], ["awards", "awards"], ["stars", "stars"], ["stars_per_game", "stars a game"],
+      ["holder_win_rate", "holder won"]];
+    return h("div", {class: "scroll"}, h("table", {class: "stats cards"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "card"), columns.map(([, t]) => h("th", {scope: "col"}, t)))),
+      h("tbody", {}, list.map((c) => h("tr", {},
+        h("th", {scope: "row"}, (names[c.id] || [c.id])[0], h("span", {class: "kind"}, names[c.id] ? names[c.id][1] : "")),
+        columns.map(([k]) => h("td", {}, k === "holder_win_rate" ? (c[k] === null ? "" : percent(c[k])) : scalar(c[k]))))))));
+  }
 
   function scalar(v) {
     if (v === null || v === undefined) return "—";
