@@ -183,6 +183,7 @@ def type_game(v: Visit, record: dict) -> None:
     for rumor in cards.get("rumors", []):
         page.check(f'[data-choice="cards.rumors"][value="{rumor}"]')
     v.legal()
+    page.evaluate("window.scrollTo(0, 0)")
     v.shot("score-pad-new-game")
     page.click("#to-meals")
     for p in players:
@@ -302,11 +303,14 @@ def test_a_meal_error_is_shown_at_its_field_in_the_engines_words(visit):
     type_game(visit, bad)
     where = "challenge_meals.round3.Ana.sunday-roast.ingredients[0].spice"
     message = visit.page.locator(f'.err[data-for="{where}"]')
-    sync_api.expect(visit.page.locator("#status")).to_have_text("1 problem to fix")
-    assert visit.page.locator('#who button:has-text("Ana") .count').inner_text() == "1"  # her tab says so
+    expect = sync_api.expect
+    # the check of everything typed has come back: the message is at its field (on Ana's page, not shown yet)
+    expect(message).to_have_text("bread spice does not match carrot; use carrot or allspice")
+    expect(visit.page.locator("#status")).to_have_text("1 problem to fix")
+    expect(visit.page.locator('#who button:has-text("Ana") .count')).to_have_text("1")  # her tab says so
+    expect(visit.page.locator('#who button:has-text("Ben") .count')).to_have_text("")
     visit.page.click('#who button:has-text("Ana")')
     message.wait_for()
-    assert message.inner_text() == "bread spice does not match carrot; use carrot or allspice"
     message.scroll_into_view_if_needed()
     visit.shot("score-pad-meal-error")
     visit.page.click("#to-save")

@@ -41,7 +41,7 @@
   // One row per card: its name from the loaded packs (else its id), then its figures.
   function cardFigures(list) {
     const names = JSON.parse(box.dataset.names || "{}");
-    const columns = [["games", "games"], ["awards", "awards"], ["stars", "stars"], ["stars_per_game", "stars a game"],
+    const columns = [["games", "games"], ["awards", "awards"], ["stars", "stars"], ["stars_per_game", "per game"],
       ["holder_win_rate", "holder won"]];
     return h("div", {class: "scroll"}, h("table", {class: "stats cards"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "card"), columns.map(([, t]) => h("th", {scope: "col"}, t)))),
