@@ -255,6 +255,14 @@ def test_ui_check_scores_a_legal_record_as_the_cli_does(client):
         assert answer["result"] == cli_json("score", str(EXAMPLES / name), "--format", "json")
 
 
+@pytest.mark.parametrize("url", ["/ui/check", "/ui/plan", "/ui/import"])
+def test_a_body_that_is_not_json_is_a_located_problem(client, url):
+    response = client.post(url, content=b'{"players": [', headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    [problem] = response.json()["problems"]
+    assert problem["message"].startswith("request:1:14: JSON syntax error: ")
+
+
 def test_ui_check_without_the_csrf_header_is_refused(client):
     response = client.post("/ui/check", json=example("two-players.yaml"), headers={"X-CSRF-Token": "wrong"})
     assert response.status_code == 403

@@ -116,7 +116,9 @@ def ui_cards(request: Request, packs: str = "") -> Response:
 @router.post("/ui/check", include_in_schema=False)
 async def ui_check(request: Request) -> Response:
     """Every problem of a draft record, each with its record path, and its result once legal."""
-    record = await request.json()
+    record = await json_body(request)
+    if isinstance(record, Response):
+        return record
     try:
         rules = ruleset(request, record_pack_ids(record))
         from ..api import score_record
@@ -131,7 +133,9 @@ async def ui_check(request: Request) -> Response:
 @router.post("/ui/plan", include_in_schema=False)
 async def ui_plan(request: Request) -> Response:
     """The planner's best meals for a pantry (the ``plan --format json`` object)."""
-    pantry = await request.json()
+    pantry = await json_body(request)
+    if isinstance(pantry, Response):
+        return pantry
     try:
         rules = ruleset(request, record_pack_ids(pantry))
         return JSONResponse(plan_json(pantry, rules))
@@ -142,8 +146,10 @@ async def ui_plan(request: Request) -> Response:
 @router.post("/ui/import", include_in_schema=False)
 async def ui_import(request: Request) -> Response:
     """A record file's text (YAML or JSON) read as the record files are: ``{"record": ...}``."""
-    body = await request.json()
-    text, name = body.get("text"), body.get("name")
+    body = await json_body(request)
+    if isinstance(body, Response):
+        return body
+    text, name = (body.get("text"), body.get("name")) if isinstance(body, dict) else (None, None)
     if not isinstance(text, str) or not isinstance(name, str):
         return problems_response([Problem("import", message="expected the file's text and name")])
     if len(text) > MAX_IMPORT:
@@ -155,6 +161,19 @@ async def ui_import(request: Request) -> Response:
 
 
 # --- helpers ---------------------------------------------------------------------------
+
+
+async def json_body(request: Request) -> Any:
+    """The request's JSON, or the 422 response that says it is none (read by the engine's JSON reader)."""
+    from ..loading.files import parse_json
+
+    raw = await request.body()
+    try:
+        return parse_json("request", raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return problems_response([Problem("request", 1, 1, "the request is not UTF-8 text", "CK002")])
+    except InputError as e:
+        return problems_response(e.problems)
 
 
 def ruleset(request: Request, pack_ids: list[str]) -> Any:
