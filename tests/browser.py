@@ -1,0 +1,102 @@
+"""A real headless browser for the tests that check pages: Debian's chromium, driven by Playwright.
+
+Playwright never downloads its own browser here (``playwright install`` is not used): it drives
+the system's chromium by its path. Tests that need it call :func:`chromium_or_skip`, which
+skips them, saying what is missing, when Playwright or chromium is not installed
+(``pip install -e ".[browser]"``; ``apt-get install -y chromium``). :func:`offline_guard`
+records every request that would leave the allowed schemes or hosts, and every console error.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Quiet and offline: no sandbox (tests run as root in CI), no GPU, no background fetches.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+# A directory to copy screenshots into, for people to look at them.
+SCREENSHOTS_ENV = "CRITTER_KITCHEN_SCREENSHOTS"
+
+
+def chromium_path() -> str | None:
+    """The chromium executable: CRITTER_KITCHEN_CHROMIUM, Debian's /usr/bin/chromium, or one on PATH."""
+    for candidate in (os.environ.get("CRITTER_KITCHEN_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def chromium_or_skip() -> Any:
+    """Playwright's ``sync_playwright`` when Playwright and chromium are both here; else skip the test."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip('Playwright for Python is not installed (pip install -e ".[browser]")')
+    if chromium_path() is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return sync_playwright
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """A headless chromium browser from the system's executable, launched with the options above."""
+    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+
+@dataclass
+class Guard:
+    """What a page tried that it should not: requests that would leave, console errors, dialogs."""
+
+    blocked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.blocked == [], f"requests that would leave: {self.blocked}"
+        assert self.errors == [], f"console errors: {self.errors}"
+        assert self.dialogs == [], f"dialogs opened: {self.dialogs}"
+
+
+def offline_guard(page: Any, allowed: tuple[str, ...] = ("file:", "data:")) -> Guard:
+    """Route every request of ``page``: those whose URL starts with an allowed prefix go on, others are aborted."""
+    guard = Guard()
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        if url.startswith(allowed):
+            request_route.continue_()
+        else:
+            guard.blocked.append(url)
+            request_route.abort()
+
+    def dialog(d: Any) -> None:
+        guard.dialogs.append(d.message)
+        d.dismiss()
+
+    page.route("**/*", route)
+    page.on("console", lambda message: guard.errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: guard.errors.append(str(error)))
+    page.on("dialog", dialog)
+    return guard
+
+
+def save_screenshot(page: Any, path: Path) -> Path:
+    """A full-page screenshot at ``path``, copied into $CRITTER_KITCHEN_SCREENSHOTS when that is set."""
+    page.screenshot(path=str(path), full_page=True)
+    shots = os.environ.get(SCREENSHOTS_ENV)
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, Path(shots) / path.name)
+    return path
