@@ -5,8 +5,8 @@ A whole game is typed through the pages on a phone-sized screen, from an empty d
 its result, and the result is compared with ``critter-kitchen score`` on the exported
 record; a meal error appears at its field; the history and a player's statistics after
 three games; nothing is asked of any host but the server; the meal-entry page's weight is
-measured. Screenshots go to the test's folder, and also to ``$CK_SCREENSHOTS`` when set
-(how the README's pictures are made).
+measured. Screenshots go to the test's folder, and also to ``$CRITTER_KITCHEN_SCREENSHOTS``
+when set (how the README's pictures are made). Chromium is launched by ``tests/browser.py``.
 """
 
 from __future__ import annotations
@@ -27,31 +27,20 @@ import yaml
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+
+from browser import SCREENSHOTS_ENV, chromium_or_skip, launch_chromium, offline_guard  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 MAX_PAGE_WEIGHT = 100 * 1024  # bytes of the meal-entry page with everything it loads
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"needs Debian's chromium at {CHROMIUM}")
 
+def expect(locator):
+    """Playwright's retrying assertions (imported when used: Playwright may be missing, and the tests skip)."""
+    from playwright.sync_api import expect as playwright_expect
 
-def launch_chromium(playwright):
-    """Debian's chromium, with nothing of its own reaching the network."""
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
-    )
+    return playwright_expect(locator)
 
 
 # --- the server --------------------------------------------------------------------------
@@ -103,7 +92,7 @@ def server(tmp_path):
 
 @pytest.fixture
 def browser():
-    with sync_api.sync_playwright() as p:
+    with chromium_or_skip()() as p:
         chromium = launch_chromium(p)
         yield chromium
         chromium.close()
@@ -116,27 +105,21 @@ class Visit:
         self.url = url
         self.shots = shots
         self.context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-        self.requests: list[str] = []
-        self.elsewhere: list[str] = []
-        self.context.route("**/*", self.route)
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
-
-    def route(self, route):
-        self.requests.append(route.request.url)
-        if route.request.url.startswith(self.url):
-            route.continue_()
-        else:  # never leaves the machine; the test fails on it below
-            self.elsewhere.append(route.request.url)
-            route.abort()
+        # only the server is asked (anything else is aborted, and the test fails on it below)
+        self.guard = offline_guard(self.page, allowed=(url, "data:"))
+        self.requests: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
 
     def shot(self, name: str) -> None:
         """The screen as the phone shows it, and the whole page beside it (in the test's folder)."""
         path = self.shots / f"{name}.png"
         self.page.screenshot(path=str(path))
         self.page.screenshot(path=str(self.shots / f"{name}-full.png"), full_page=True)
-        keep = os.environ.get("CK_SCREENSHOTS")
+        keep = os.environ.get(SCREENSHOTS_ENV)
         if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copy(path, Path(keep) / f"{name}.png")
 
     def field(self, where: str):
@@ -147,7 +130,7 @@ class Visit:
 
     def close(self) -> None:
         self.context.close()
-        assert self.elsewhere == [], f"requests left 127.0.0.1: {self.elsewhere}"
+        self.guard.assert_clean()  # no request left 127.0.0.1, no console error, no dialog
 
 
 @pytest.fixture
@@ -303,7 +286,6 @@ def test_a_meal_error_is_shown_at_its_field_in_the_engines_words(visit):
     type_game(visit, bad)
     where = "challenge_meals.round3.Ana.sunday-roast.ingredients[0].spice"
     message = visit.page.locator(f'.err[data-for="{where}"]')
-    expect = sync_api.expect
     # the check of everything typed has come back: the message is at its field (on Ana's page, not shown yet)
     expect(message).to_have_text("bread spice does not match carrot; use carrot or allspice")
     expect(visit.page.locator("#status")).to_have_text("1 problem to fix")
@@ -364,7 +346,7 @@ def import_and_keep(v: Visit, path: Path) -> str:
     v.page.click("#start-over")
     v.page.set_input_files("#import", str(path))
     first = yaml.safe_load(path.read_text())["players"][0]["name"]
-    sync_api.expect(v.field("players[0].name")).to_have_value(first)
+    expect(v.field("players[0].name")).to_have_value(first)
     return keep_game(v)
 
 
@@ -413,8 +395,8 @@ def test_the_meal_entry_page_weighs_under_100_kb_and_asks_only_the_server(browse
     print(f"meal-entry page: {total} bytes in {len(sizes)} responses: {sizes}")
     report = json.dumps(sizes, indent=1) + f"\n{total}\n"
     (tmp_path / "page-weight.txt").write_text(report)
-    if os.environ.get("CK_SCREENSHOTS"):
-        (Path(os.environ["CK_SCREENSHOTS"]) / "page-weight.txt").write_text(report)
+    if os.environ.get(SCREENSHOTS_ENV):
+        (Path(os.environ[SCREENSHOTS_ENV]) / "page-weight.txt").write_text(report)
     assert total <= MAX_PAGE_WEIGHT
     assert all(url.startswith(server) for url in v.requests)
     v.close()
