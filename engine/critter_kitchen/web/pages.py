@@ -1,0 +1,353 @@
+"""The score pad's pages, and the JSON the pages alone use (``/ui/...``).
+
+The pages know no rule: what a game needs (rounds, courses, tokens, card slots) comes from
+the ruleset of the packs picked, every check is the record reader's, every plan the
+planner's. What a user typed reaches a page only through Jinja's autoescape or, in the
+scripts, through ``textContent``.
+
+The application (``app.py``) provides ``app.state.store`` (the kept games: ``games(player)``
+newest first and ``get(id)``, each with ``id``, ``record``, ``result`` and ``created``),
+``app.state.rulesets`` (called with pack ids, it gives their ruleset, loaded once) and
+``app.state.settings`` (``packs``: the server's own), and a CSRF token in
+``request.state.csrf_token``. Games are kept through the API (``POST /api/games``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from ..errors import InputError, Problem
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
+templates.env.filters["part"] = lambda value: quote(str(value), safe="")  # one path segment: a name may hold "/"
+templates.env.filters["when"] = lambda created: str(created).replace("T", " ")[:16]  # an ISO time, to the minute
+router = APIRouter()
+
+MAX_IMPORT = 2 * 1024 * 1024  # characters of an imported record, the limit a record file has
+MAX_ID_DIGITS = 19  # a game id is an SQLite row id
+MAX_NAME = 100  # characters of a player's name, as records allow
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def history_page(request: Request, player: str = "") -> Response:
+    """The kept games, newest first; ``?player=`` keeps those with a player whose name holds it."""
+    games = [game_row(g) for g in request.app.state.store.games(player[:MAX_NAME] or None)]
+    return page(request, "history.html", games=games, player=player)
+
+
+@router.get("/new", response_class=HTMLResponse, include_in_schema=False)
+def new_game_page(request: Request) -> Response:
+    return page(request, "new.html", packs=pack_choices(request))
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def result_page(request: Request, game_id: str) -> Response:
+    game = kept_game(request, game_id)
+    if game is None:
+        return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
+    return page(
+        request,
+        "result.html",
+        game=game,
+        table=stage_table(game.record, game.result, stages_run(request, game.record)),
+        names=card_names(request, game.record),
+    )
+
+
+@router.get("/games/{game_id}/record.{fmt}", include_in_schema=False)
+def export_record(request: Request, game_id: str, fmt: str) -> Response:
+    """The game's record as a file to download: ``record.yaml`` or ``record.json``."""
+    game = kept_game(request, game_id)
+    if game is None or fmt not in ("yaml", "json"):
+        return page(request, "missing.html", status=404, what=f"No game {game_id} is kept to export as {fmt}.")
+    text, media = record_text(game.record, fmt)
+    headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.{fmt}"'}
+    return Response(text, media_type=media, headers=headers)
+
+
+def kept_game(request: Request, game_id: str) -> Any:
+    """The kept game of that id (the store's game: ``id``, ``record``, ``result``, ``created``), or None."""
+    if not game_id.isdecimal() or len(game_id) > MAX_ID_DIGITS:
+        return None
+    return request.app.state.store.get(int(game_id))
+
+
+@router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+def player_page(request: Request, name: str) -> Response:
+    return page(request, "player.html", name=name)
+
+
+@router.get("/cards", response_class=HTMLResponse, include_in_schema=False)
+def cards_page(request: Request) -> Response:
+    """Per-card statistics (read by the page from the API), with the names of the server's cards."""
+    rules = ruleset(request, [])
+    names = {cid: [card.name, card.kind] for cid, card in rules.cards.items()}
+    return page(request, "cards.html", names=names)
+
+
+def page(request: Request, template: str, *, status: int = 200, **context: Any) -> Response:
+    return templates.TemplateResponse(request, template, context, status_code=status)
+
+
+# --- JSON for the pages ----------------------------------------------------------------
+
+
+@router.get("/ui/cards", include_in_schema=False)
+def ui_cards(request: Request, packs: str = "") -> Response:
+    """What the game-entry page needs of the rules of ``packs`` (ids, comma-separated): the
+    card slots, the rounds, courses and tokens, and every loaded card with its text."""
+    try:
+        rules = ruleset(request, pack_list(packs))
+    except InputError as e:
+        return problems_response(e.problems)
+    return JSONResponse(rules_json(rules))
+
+
+@router.post("/ui/check", include_in_schema=False)
+async def ui_check(request: Request) -> Response:
+    """Every problem of a draft record, each with its record path, and its result once legal."""
+    record = await json_body(request)
+    if isinstance(record, Response):
+        return record
+    try:
+        rules = ruleset(request, record_pack_ids(record))
+        from ..api import score_record
+        from ..report.json import result_json
+
+        result = result_json(score_record(record, rules))
+    except InputError as e:
+        return JSONResponse({"problems": problems_json(e.problems), "result": None})
+    return JSONResponse({"problems": [], "result": result})
+
+
+@router.post("/ui/plan", include_in_schema=False)
+async def ui_plan(request: Request) -> Response:
+    """The planner's best meals for a pantry (the ``plan --format json`` object)."""
+    pantry = await json_body(request)
+    if isinstance(pantry, Response):
+        return pantry
+    try:
+        rules = ruleset(request, record_pack_ids(pantry))
+        return JSONResponse(plan_json(pantry, rules))
+    except InputError as e:
+        return problems_response(e.problems)
+
+
+@router.post("/ui/import", include_in_schema=False)
+async def ui_import(request: Request) -> Response:
+    """A record file's text (YAML or JSON) read as the record files are: ``{"record": ...}``."""
+    body = await json_body(request)
+    if isinstance(body, Response):
+        return body
+    text, name = (body.get("text"), body.get("name")) if isinstance(body, dict) else (None, None)
+    if not isinstance(text, str) or not isinstance(name, str):
+        return problems_response([Problem("import", message="expected the file's text and name")])
+    if len(text) > MAX_IMPORT:
+        return problems_response([Problem(name, 1, 1, f"text is longer than {MAX_IMPORT} characters", "CK005")])
+    try:
+        return JSONResponse({"record": parsed_record(name, text)})
+    except InputError as e:
+        return problems_response(e.problems)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+async def json_body(request: Request) -> Any:
+    """The request's JSON, or the 422 response that says it is none (read by the engine's JSON reader)."""
+    from ..loading.files import parse_json
+
+    raw = await request.body()
+    try:
+        return parse_json("request", raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return problems_response([Problem("request", 1, 1, "the request is not UTF-8 text", "CK002")])
+    except InputError as e:
+        return problems_response(e.problems)
+
+
+def ruleset(request: Request, pack_ids: list[str]) -> Any:
+    """The ruleset of the base pack, ``pack_ids`` and the server's packs, from the application's cache."""
+    return request.app.state.rulesets(tuple(pack_ids))
+
+
+def pack_list(text: str) -> list[str]:
+    return [p for p in (part.strip() for part in text.split(",")) if p]
+
+
+def record_pack_ids(data: Any) -> list[str]:
+    """The pack ids a record or pantry names; anything else is left for its reader to report."""
+    packs = data.get("packs") if isinstance(data, dict) else None
+    if isinstance(packs, list) and all(isinstance(p, str) for p in packs):
+        return list(packs)
+    return []
+
+
+def problems_json(problems: list[Problem]) -> list[dict[str, str]]:
+    """Each problem in the engine's words: at its record path, or with its file's place when it has none."""
+    return [{"where": p.where, "message": problem_words(p), "code": p.code} for p in problems]
+
+
+def problem_words(problem: Problem) -> str:
+    from ..errors import printable
+
+    return printable(problem.message) if problem.where else problem.line_text()
+
+
+def problems_response(problems: list[Problem]) -> Response:
+    return JSONResponse({"problems": problems_json(problems)}, status_code=422)
+
+
+def pack_choices(request: Request) -> list[dict[str, str]]:
+    """The packs a game may be played with, by id and name (the base pack is always in)."""
+    from ..loading.discovery import installed_listing
+
+    settings = getattr(request.app.state, "settings", None)
+    folders = [os.fspath(p) for p in getattr(settings, "packs", ()) or ()]
+    listing = installed_listing(folders)
+    return [{"id": p.id, "name": p.name} for p in listing.packs if p.id and p.id != "base"]
+
+
+def rules_json(rules: Any) -> dict[str, Any]:
+    params = rules.base_params()
+    slots = [
+        {"kind": kind, "slot": slot, "single": kind in rules.single_kinds}
+        for kind, slot in rules.card_kinds.items()
+        if kind != rules.rules_kind
+    ]
+    return {
+        "packs": [{"id": p.id, "name": p.name} for p in rules.packs],
+        "rounds": list(params["challenge_rounds"]),
+        "per_round": params["challenges_per_round"],
+        "min_players": params["min_players"],
+        "max_players": params["max_players"],
+        "max_automated": params["max_automated"],
+        "courses": list(params["course_types"]),
+        "ingredients": list(rules.ingredient_types),
+        "tokens": list(params["token_values"]),
+        "tokens_fill_courses": bool(params["tokens_fill_courses"]),
+        "wild_spice": params["wild_spice"],
+        "counters": list(rules.counters),
+        "slots": slots,
+        "cards": [card_entry(c, rules) for c in rules.cards.values() if c.kind != rules.rules_kind],
+    }
+
+
+def card_entry(card: Any, rules: Any) -> dict[str, Any]:
+    """A card for a picker: its name, its printed text (or requirements) and its effects in words."""
+    from ..report.cards import card_text
+
+    lines = card_text(card, rules).split("\n")[2:]  # after the title and the file it came from
+    detail = "\n".join(lines).strip("\n")
+    entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack}
+    entry["text"] = " ".join(str(card.data.get("text", "")).split()) or detail.split("\n")[0]
+    entry["detail"] = detail
+    if card.requires:
+        entry["requires"] = list(card.requires)
+    return entry
+
+
+def plan_json(pantry: Any, rules: Any) -> dict[str, Any]:
+    from ..plan import question
+    from ..plan.critic import critic_json, plan_critic, plan_keep
+    from ..plan.output import plan_json as round_json
+    from ..plan.pantry import CRITIC
+    from ..plan.search import plan_round
+
+    asked = question(pantry, rules, source="pantry")
+    if asked.target == CRITIC:
+        return critic_json(plan_critic(asked))
+    planned = plan_round(asked)
+    return round_json(planned, plan_keep(asked, planned.left_ingredients, planned.left_spices))
+
+
+def parsed_record(name: str, text: str) -> Any:
+    from ..loading.files import parse_json
+    from ..loading.yamlpos import parse
+
+    shown = os.path.basename(name) or "import"
+    data = parse_json(shown, text) if shown.endswith(".json") else parse(shown, text).data
+    if not isinstance(data, dict) or "players" not in data:
+        raise InputError([Problem(shown, 1, 1, "this file is not a game record (it has no players)")])
+    return plain(data)
+
+
+def plain(value: Any) -> Any:
+    """Parsed data as JSON can carry it (a fraction keeps its written text as a number)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, float):
+        return float(value)
+    return value
+
+
+def record_text(record: Any, fmt: str) -> tuple[str, str]:
+    if fmt == "json":
+        from ..report.json import json_text
+
+        return json_text(record, indent=2) + "\n", "application/json"
+    import yaml
+
+    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True), "application/yaml"
+
+
+def game_row(game: Any) -> dict[str, Any]:
+    """One line of the history: when, who (in ranking order), the winner and the stars."""
+    standings = game.result.get("standings", [])
+    return {
+        "id": game.id,
+        "created": game.created,
+        "winner": game.result.get("winner", ""),
+        "standings": [(s["name"], s["stars"]) for s in standings],
+    }
+
+
+def stages_run(request: Request, record: Any) -> list[str]:
+    """The stages that ran for this game, in order (the text report's rows), or none if it
+    cannot be scored again here (a pack it needs is gone)."""
+    try:
+        from ..api import score_record
+
+        result = score_record(record, ruleset(request, record_pack_ids(record)))
+    except InputError:
+        return []
+    return list(result.game.stages_run)
+
+
+def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
+    """Stars per stage per player from the result's awards, players in the record's order."""
+    names = [p.get("name", "") for p in record.get("players", []) if isinstance(p, dict)]
+    awards = result.get("awards", [])
+    rows = list(dict.fromkeys([*stages, *(a["stage"] for a in awards)]))
+    cells = {stage: dict.fromkeys(names, 0) for stage in rows}
+    for a in awards:
+        if a["player"] in cells[a["stage"]]:
+            cells[a["stage"]][a["player"]] += a["stars"]
+    standing = {s["name"]: s for s in result.get("standings", [])}
+    return {
+        "names": names,
+        "rows": [(stage, [cells[stage][n] for n in names]) for stage in rows],
+        "totals": [standing.get(n, {}).get("stars", "") for n in names],
+        "quality": [standing.get(n, {}).get("critic_quality", "") for n in names],
+    }
+
+
+def card_names(request: Request, record: Any) -> dict[str, str]:
+    """Card id -> card name for the cards the awards may name (empty if the packs are gone)."""
+    try:
+        rules = ruleset(request, record_pack_ids(record))
+    except InputError:
+        return {}
+    return {cid: card.name for cid, card in rules.cards.items()}

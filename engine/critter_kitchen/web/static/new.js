@@ -1,0 +1,613 @@
+// The game-entry page: the cards in play, the players, every meal, checked while typing by
+// the engine (/ui/check), and kept through the games API once the record is legal.
+"use strict";
+(() => {
+  const {h, call, path, debounce} = pad;
+  const $ = (sel) => document.querySelector(sel);
+  const DRAFT = "critter-kitchen-draft";
+
+  let R = null;  // what the rules of the packs picked need (/ui/cards)
+  let S = fresh();  // the game typed so far
+  let last = {problems: [], result: null};  // the latest check
+  let asked = 0;  // checks sent; an answer to an older one is dropped
+  let step = "game";
+  let shown = null;  // key of the player whose meals are shown
+
+  function fresh() {
+    return {packs: [], players: [player(1), player(2)], next: 3, table: {}, meals: {}, critic: {}, pantry: {}};
+  }
+  function player(key) { return {key, name: "", held: {}, counters: {}, kept: {}, automated: null}; }
+
+  const cards = (kind) => R.cards.filter((c) => c.kind === kind);
+  const card = (id) => R.cards.find((c) => c.id === id);
+  const tableSlots = () => R.slots.filter((s) => s.slot.startsWith("cards."));
+  const heldSlots = () => R.slots.filter((s) => s.slot.startsWith("players."));
+  const field = (slot) => slot.slot.split(".")[1];
+  const cooks = () => S.players.filter((p) => !p.automated);
+  const isChallenges = (slot) => field(slot) === "challenges";
+
+  // --- the record ------------------------------------------------------------------
+
+  function number(text) {
+    const t = String(text ?? "").trim();
+    return /^\d+$/.test(t) ? Number(t) : t;
+  }
+  function tokens(counts, into) {
+    for (const name of R.tokens) {
+      const n = String(counts[name] ?? "").trim();
+      if (n !== "" && n !== "0") into[name] = number(n);
+    }
+    return into;
+  }
+  function ingredient(i) {
+    const out = {type: i.type, value: number(i.value)};
+    if (i.spice) out.spice = i.spice;
+    return out;
+  }
+
+  function record() {
+    const out = {};
+    if (S.packs.length) out.packs = [...S.packs];
+    out.players = S.players.map((p) => {
+      const entry = {name: p.name};
+      if (p.automated) {
+        entry.automated = {stars: number(p.automated.stars), critic_quality: number(p.automated.critic_quality)};
+        return entry;
+      }
+      for (const slot of heldSlots()) {
+        const v = p.held[field(slot)];
+        if (slot.single ? v : v && v.length) entry[field(slot)] = v;
+      }
+      const kept = {};
+      for (const r of R.rounds) if (String((p.kept || {})[r] ?? "").trim() !== "") kept[r] = number(p.kept[r]);
+      if (Object.keys(kept).length) entry.kept = kept;
+      const counters = {};
+      for (const c of R.counters) if (String(p.counters[c] ?? "").trim() !== "") counters[c] = number(p.counters[c]);
+      if (Object.keys(counters).length) entry.counters = counters;
+      return entry;
+    });
+    out.cards = {};
+    for (const slot of tableSlots()) {
+      const f = field(slot), v = S.table[f];
+      if (isChallenges(slot)) {
+        out.cards[f] = {};
+        for (const r of R.rounds) out.cards[f][r] = ((v || {})[r] || []).filter(Boolean);
+      } else if (slot.single ? v : v && v.length) out.cards[f] = v;
+    }
+    const meals = {};
+    for (const r of R.rounds) {
+      meals[r] = {};
+      for (const p of cooks()) {
+        const served = {};
+        for (const id of roundCards(r)) {
+          const m = ((S.meals[r] || {})[p.key] || {})[id];
+          if (m && m.served) served[id] = tokens(m.tokens, {ingredients: m.ingredients.map(ingredient)});
+        }
+        if (Object.keys(served).length) meals[r][p.name] = served;
+      }
+    }
+    out.challenge_meals = meals;
+    const critic = {};
+    for (const p of cooks()) {
+      const c = S.critic[p.key];
+      if (!c) continue;
+      const courses = {};
+      for (const kind of R.courses) {
+        const course = c.courses[kind] || {};
+        if (course.token) courses[kind] = {token: course.token};
+        else if (String(course.value ?? "").trim() !== "") {
+          courses[kind] = {value: number(course.value)};
+          if (course.spice) courses[kind].spice = course.spice;
+        }
+      }
+      const meal = tokens(c.tokens, {courses});
+      if (Object.keys(courses).length || Object.keys(meal).length > 1) critic[p.name] = meal;
+    }
+    out.critic_meals = critic;
+    return out;
+  }
+
+  const roundCards = (r) => ((S.table.challenges || {})[r] || []).filter(Boolean);
+
+  // A record read back into the page (an imported file).
+  function load(rec) {
+    const s = fresh();
+    s.players = [];
+    s.packs = Array.isArray(rec.packs) ? rec.packs.filter((p) => typeof p === "string") : [];
+    const keyOf = {};
+    for (const entry of Array.isArray(rec.players) ? rec.players : []) {
+      const p = player(s.next++);
+      p.name = String(entry && entry.name || "");
+      keyOf[p.name] = p.key;
+      if (entry && entry.automated) p.automated = {...entry.automated};
+      for (const [k, v] of Object.entries(entry || {})) if (!["name", "automated", "counters", "kept"].includes(k)) p.held[k] = v;
+      p.counters = {...(entry && entry.counters) || {}};
+      p.kept = Object.fromEntries(Object.entries((entry && entry.kept) || {}).map(([r, n]) => [r, String(n)]));
+      s.players.push(p);
+    }
+    s.table = JSON.parse(JSON.stringify(rec.cards || {}));
+    for (const [r, byName] of Object.entries(rec.challenge_meals || {})) {
+      s.meals[r] = {};
+      for (const [name, served] of Object.entries(byName || {})) {
+        const key = keyOf[name];
+        if (key === undefined) continue;
+        s.meals[r][key] = {};
+        for (const [id, m] of Object.entries(served || {})) {
+          const ings = (m.ingredients || []).map((i) => ({type: i.type, value: String(i.value ?? ""), spice: i.spice || ""}));
+          const t = {};
+          for (const [k, v] of Object.entries(m)) if (k !== "ingredients") t[k] = String(v);
+          s.meals[r][key][id] = {served: true, ingredients: ings, tokens: t};
+        }
+      }
+    }
+    for (const [name, meal] of Object.entries(rec.critic_meals || {})) {
+      const key = keyOf[name];
+      if (key === undefined) continue;
+      const courses = {};
+      for (const [kind, c] of Object.entries(meal.courses || {})) {
+        courses[kind] = c && c.token ? {token: c.token} : {value: String((c && c.value) ?? ""), spice: (c && c.spice) || ""};
+      }
+      const t = {};
+      for (const [k, v] of Object.entries(meal)) if (k !== "courses") t[k] = String(v);
+      s.critic[key] = {courses, tokens: t};
+    }
+    return s;
+  }
+
+  // --- checking ----------------------------------------------------------------------
+
+  const check = debounce(async () => {
+    const mine = ++asked;
+    status("Checking…", "busy");
+    const answer = await call("POST", "/ui/check", record());
+    if (mine !== asked) return;
+    last = answer.data && Array.isArray(answer.data.problems) ? answer.data : {problems: [{where: "", message: "the check failed (" + answer.status + ")"}], result: null};
+    showProblems();
+    preview();
+  }, 300);
+
+  function changed() {
+    localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}));
+    check();
+  }
+
+  // Each problem goes to the message slot of its record path, or of the nearest enclosing
+  // path the page has a slot for; what has none is listed below the page.
+  function showProblems() {
+    for (const el of document.querySelectorAll(".err[data-for]")) { el.textContent = ""; el.hidden = true; }
+    for (const el of document.querySelectorAll(".bad")) el.classList.remove("bad");
+    const other = $("#other-problems");
+    other.textContent = "";
+    const perPlayer = {};
+    for (const p of last.problems) {
+      const slot = slotFor(p.where);
+      if (slot) {
+        slot.hidden = false;
+        slot.append(h("span", {class: "msg"}, p.message));
+        const box = slot.closest(".field, .meal, .course, .ingredient");
+        if (box) box.classList.add("bad");
+        const owner = slot.closest("[data-player]");
+        if (owner) perPlayer[owner.dataset.player] = (perPlayer[owner.dataset.player] || 0) + 1;
+      } else other.append(h("li", {}, p.where ? p.where + ": " : "", p.message));
+    }
+    for (const tab of document.querySelectorAll("#who button")) {
+      const n = perPlayer[tab.dataset.key] || 0;
+      tab.querySelector(".count").textContent = n ? String(n) : "";
+    }
+    const n = last.problems.length;
+    if (n) status(n === 1 ? "1 problem to fix" : n + " problems to fix", "bad");
+    else status(summary(last.result), "good");
+    $("#save").disabled = !!n || !last.result;
+  }
+
+  function slotFor(where) {
+    let at = where || "record";
+    for (;;) {
+      const el = document.querySelector('.err[data-for="' + CSS.escape(at) + '"]');
+      if (el) return el;
+      const shorter = at.replace(/(\.[^.[\]]*|\[\d+\])$/, "");
+      if (shorter === at || !shorter) return null;
+      at = shorter;
+    }
+  }
+
+  function summary(result) {
+    if (!result) return "";
+    return "Legal · " + result.standings.map((s) => s.name + " " + s.stars + "★").join(" · ") + " · winner " + result.winner;
+  }
+
+  function status(text, kind) {
+    const el = $("#status");
+    el.textContent = text;
+    el.className = "status " + (kind || "");
+  }
+
+  // --- small pieces of form ----------------------------------------------------------
+
+  const err = (where) => h("p", {class: "err", "data-for": where, hidden: true});
+
+  function input(value, onchange, attrs) {
+    return h("input", {value: value ?? "", ...attrs, oninput: (e) => { onchange(e.target.value); changed(); }});
+  }
+  function count(value, onchange, attrs) {
+    return input(value, onchange, {inputmode: "numeric", pattern: "[0-9]*", class: "num", autocomplete: "off", ...attrs});
+  }
+  function select(options, value, onchange, attrs) {
+    const el = h("select", {...attrs, onchange: (e) => { onchange(e.target.value); changed(); }},
+      options.map(([v, text]) => h("option", {value: v}, text)));
+    el.value = value ?? "";
+    return el;
+  }
+  const spiceOptions = (none) => [["", none], ...R.ingredients.map((t) => [t, t + " spice"]), [R.wild_spice, R.wild_spice]];
+  const typeOptions = () => R.ingredients.map((t) => [t, t]);
+
+  function cardText(c) {
+    if (!c) return null;
+    return h("div", {class: "card-text"}, h("p", {}, c.text),
+      c.detail && c.detail !== c.text ? h("details", {}, h("summary", {}, "effects"), h("pre", {}, c.detail)) : null);
+  }
+
+  function cardSelect(kind, value, onchange, where, labelText) {
+    const opts = [["", "— none —"], ...cards(kind).map((c) => [c.id, c.name])];
+    const text = h("div", {class: "picked"}, cardText(card(value)));
+    const el = select(opts, value, (v) => { onchange(v); text.textContent = ""; const t = cardText(card(v)); if (t) text.append(t); },
+      {"aria-label": labelText, "data-where": where});
+    return h("div", {class: "field"}, h("label", {}, labelText, el), text, err(where));
+  }
+
+  function cardChoices(kind, values, onchange, where, labelText) {
+    const list = h("div", {class: "choices cards"});
+    cards(kind).forEach((c) => {
+      const box = h("input", {type: "checkbox", value: c.id, "data-choice": where, checked: values.includes(c.id), onchange: () => {
+        // in the order they were picked (a record's order), not the list's
+        const now = [...list.querySelectorAll("input:checked")].map((i) => i.value);
+        values = [...values.filter((id) => now.includes(id)), ...now.filter((id) => !values.includes(id))];
+        onchange(values);
+        changed();
+      }});
+      list.append(h("label", {class: "choice"}, box, h("span", {}, h("b", {}, c.name), h("span", {class: "text"}, c.text))));
+    });
+    return h("fieldset", {class: "field"}, h("legend", {}, labelText), list, err(where));
+  }
+
+  // --- step 1: packs, players, cards -------------------------------------------------
+
+  function renderPlayers() {
+    const box = $("#players");
+    box.textContent = "";
+    S.players.forEach((p, i) => {
+      const where = path("players", i);
+      const row = h("div", {class: "player field"},
+        h("div", {class: "line"},
+          h("span", {class: "seat"}, String(i + 1)),
+          input(p.name, (v) => { p.name = v; }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
+          h("button", {type: "button", title: "move up", "aria-label": "move up", disabled: i === 0, onclick: () => move(i, -1)}, "↑"),
+          h("button", {type: "button", title: "move down", "aria-label": "move down", disabled: i === S.players.length - 1, onclick: () => move(i, 1)}, "↓"),
+          h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => { S.players.splice(i, 1); renderAll(); changed(); }}, "✕")),
+        err(path(where, "name")), err(where));
+      if (R.max_automated > 0) {
+        row.append(h("label", {class: "choice"}, h("input", {type: "checkbox", checked: !!p.automated, onchange: (e) => {
+          p.automated = e.target.checked ? {stars: "", critic_quality: ""} : null;
+          renderAll(); changed();
+        }}), " automated rival"));
+      }
+      if (p.automated) {
+        row.append(h("div", {class: "line"},
+          h("label", {}, "stars ", count(p.automated.stars, (v) => { p.automated.stars = v; })),
+          h("label", {}, "critic quality ", count(p.automated.critic_quality, (v) => { p.automated.critic_quality = v; }))),
+        err(path(where, "automated", "stars")), err(path(where, "automated", "critic_quality")), err(path(where, "automated")));
+      } else {
+        for (const slot of heldSlots()) {
+          const f = field(slot);
+          row.append(slot.single
+            ? cardSelect(slot.kind, p.held[f], (v) => { p.held[f] = v; }, path(where, f), slot.kind)
+            : cardChoices(slot.kind, p.held[f] || [], (v) => { p.held[f] = v; }, path(where, f), slot.kind));
+        }
+        for (const c of R.counters) {
+          row.append(h("label", {class: "counter"}, c + " ", count(p.counters[c], (v) => { p.counters[c] = v; })), err(path(where, "counters", c)));
+        }
+      }
+      box.append(row);
+    });
+    $("#add-player").disabled = S.players.length >= R.max_players;
+  }
+
+  function move(i, by) {
+    const [p] = S.players.splice(i, 1);
+    S.players.splice(i + by, 0, p);
+    renderAll();
+    changed();
+  }
+
+  function renderTable() {
+    const box = $("#table-cards");
+    box.textContent = "";
+    for (const slot of tableSlots()) {
+      const f = field(slot);
+      if (isChallenges(slot)) {
+        S.table[f] = S.table[f] || {};
+        for (const r of R.rounds) {
+          const ids = S.table[f][r] = S.table[f][r] || [];
+          const set = h("fieldset", {}, h("legend", {}, "Challenge cards of " + r + ", in reveal order"));
+          for (let i = 0; i < R.per_round; i++) {
+            set.append(cardSelect(slot.kind, ids[i] || "", (v) => { ids[i] = v; renderMeals(); }, path("cards", f, r, i), "card " + (i + 1)));
+          }
+          set.append(err(path("cards", f, r)));
+          box.append(set);
+        }
+      } else if (slot.single) {
+        box.append(h("fieldset", {}, h("legend", {}, slot.kind),
+          cardSelect(slot.kind, S.table[f] || "", (v) => { S.table[f] = v; }, path("cards", f), slot.kind)));
+      } else {
+        const values = S.table[f] = Array.isArray(S.table[f]) ? S.table[f] : [];
+        box.append(cardChoices(slot.kind, values, (v) => { S.table[f] = v; }, path("cards", f), slot.kind + "s"));
+      }
+    }
+  }
+
+  // --- step 2: meals -----------------------------------------------------------------
+
+  function renderMeals() {
+    const tabs = $("#who"), box = $("#meals");
+    tabs.textContent = "";
+    box.textContent = "";
+    const people = cooks();
+    if (!people.some((p) => p.key === shown)) shown = people.length ? people[0].key : null;
+    for (const p of people) {
+      tabs.append(h("button", {type: "button", role: "tab", "data-key": p.key, "aria-selected": String(p.key === shown),
+        onclick: () => { shown = p.key; renderMeals(); showProblems(); }}, p.name || "(no name)", h("span", {class: "count"})));
+      const mine = h("div", {class: "player-meals", "data-player": p.key, hidden: p.key !== shown});
+      for (const r of R.rounds) mine.append(roundMeals(p, r));
+      mine.append(criticMeal(p));
+      box.append(mine);
+    }
+  }
+
+  function roundMeals(p, r) {
+    const set = h("section", {class: "round"}, h("h2", {}, r));
+    const round = S.meals[r] = S.meals[r] || {};
+    const mine = round[p.key] = round[p.key] || {};
+    for (const id of roundCards(r)) {
+      const m = mine[id] = mine[id] || {served: false, ingredients: [], tokens: {}};
+      const where = path("challenge_meals", r, p.name, id);
+      const c = card(id);
+      const body = h("div", {class: "meal-body", hidden: !m.served});
+      const meal = h("div", {class: "meal", "data-card": id},
+        h("label", {class: "served"}, h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
+          m.served = e.target.checked;
+          if (m.served && !m.ingredients.length) m.ingredients.push({type: (c && c.requires || R.ingredients)[0], value: "", spice: ""});
+          renderMeals(); changed();
+        }}), " ", h("b", {}, c ? c.name : id)),
+        h("p", {class: "text"}, c ? c.text : ""), err(where), body);
+      m.ingredients.forEach((ing, i) => body.append(ingredientRow(m.ingredients, i, path(where, "ingredients", i), true)));
+      body.append(err(path(where, "ingredients")),
+        h("button", {type: "button", class: "small", "data-add": path(where, "ingredients"), onclick: () => {
+          m.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); renderMeals(); changed();
+        }}, "+ ingredient"),
+        tokenRow(m.tokens, where));
+      set.append(meal);
+    }
+    if (!roundCards(r).length) set.append(h("p", {class: "hint"}, "Pick the challenge cards of " + r + " first."));
+    const at = path("players", S.players.indexOf(p), "kept", r);
+    p.kept = p.kept || {};
+    set.append(h("label", {class: "kept"}, "ingredients and spices kept after " + r + " ",
+      count(p.kept[r], (v) => { p.kept[r] = v; }, {"data-where": at})), err(at));
+    set.append(planner(p, r));
+    return set;
+  }
+
+  function ingredientRow(list, i, where, spiced) {
+    const ing = list[i];
+    return h("div", {class: "ingredient"},
+      h("div", {class: "line"},
+        select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
+        count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
+        spiced ? select(spiceOptions("no spice"), ing.spice, (v) => { ing.spice = v; }, {"aria-label": "spice", "data-where": path(where, "spice")}) : null,
+        h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
+      err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
+  }
+
+  function tokenRow(counts, where) {
+    return h("div", {class: "tokens"}, R.tokens.map((t) => h("span", {class: "token"},
+      h("label", {}, t + " ", count(counts[t], (v) => { counts[t] = v; }, {"data-where": path(where, t)})), err(path(where, t)))));
+  }
+
+  function criticMeal(p) {
+    const c = S.critic[p.key] = S.critic[p.key] || {courses: {}, tokens: {}};
+    const where = path("critic_meals", p.name);
+    const set = h("section", {class: "critic"}, h("h2", {}, "Critic meal"), err(where), err(path(where, "courses")));
+    for (const kind of R.courses) {
+      const course = c.courses[kind] = c.courses[kind] || {value: "", spice: ""};
+      const at = path(where, "courses", kind);
+      set.append(h("div", {class: "course"},
+        h("div", {class: "line"}, h("span", {class: "kind"}, kind),
+          R.tokens_fill_courses ? select([["", "ingredient"], ...R.tokens.map((t) => [t, t])], course.token || "", (v) => { course.token = v; }, {"aria-label": kind + " served as"}) : null,
+          count(course.value, (v) => { course.value = v; }, {"aria-label": kind + " value", placeholder: "—", "data-where": path(at, "value")}),
+          select(spiceOptions("no spice"), course.spice, (v) => { course.spice = v; }, {"aria-label": kind + " spice", "data-where": path(at, "spice")})),
+        err(path(at, "value")), err(path(at, "spice")), err(path(at, "token")), err(at)));
+    }
+    set.append(h("p", {class: "hint"}, "Unused tokens kept:"), tokenRow(c.tokens, where), planner(p, "critic"));
+    return set;
+  }
+
+  // "Best meals from my pantry": the planner fills this player's meals of one round.
+  function planner(p, target) {
+    const held = S.pantry[p.key] = S.pantry[p.key] || {};
+    const pantry = held[target] = held[target] || {ingredients: [], spices: [], tokens: {}};
+    const rows = h("div", {});
+    const redraw = () => {
+      rows.textContent = "";
+      pantry.ingredients.forEach((ing, i) => rows.append(ingredientRow(pantry.ingredients, i, path("pantry", "ingredients", i), false)));
+      pantry.spices.forEach((sp, i) => rows.append(h("div", {class: "line"},
+        select(spiceOptions("—").slice(1), sp, (v) => { pantry.spices[i] = v; }, {"aria-label": "spice"}),
+        h("button", {type: "button", class: "small", onclick: () => { pantry.spices.splice(i, 1); redraw(); }}, "✕"),
+        err(path("pantry", "spices", i)))));
+    };
+    redraw();
+    const note = h("p", {class: "plan-note"}, pantry.note || "");
+    const errors = h("ul", {class: "problems"});
+    const run = async () => {
+      errors.textContent = "";
+      const ask = {for: target, cards: record().cards, player: planPlayer(p), pantry: {
+        ingredients: pantry.ingredients.map((i) => ({type: i.type, value: number(i.value)})),
+        spices: pantry.spices.filter(Boolean), ...tokens(pantry.tokens, {})}};
+      if (S.packs.length) ask.packs = [...S.packs];
+      const answer = await call("POST", "/ui/plan", ask);
+      if (!answer.ok) {
+        for (const pr of (answer.data && answer.data.problems) || []) errors.append(h("li", {}, pr.where ? pr.where + ": " : "", pr.message));
+        return;
+      }
+      fill(p, target, answer.data);
+      pantry.note = "Planned: " + answer.data.stars + " stars" + (answer.data.optimal ? "" : " (search cut short, maybe not the best)");
+      renderMeals();
+      changed();
+    };
+    return h("details", {class: "planner", open: !!pantry.open, ontoggle: (e) => { pantry.open = e.target.open; }},
+      h("summary", {}, "Best meals from my pantry"),
+      h("p", {class: "hint"}, "What " + (p.name || "this player") + " holds:"), rows,
+      h("p", {}, h("button", {type: "button", class: "small", onclick: () => { pantry.ingredients.push({type: R.ingredients[0], value: ""}); redraw(); }}, "+ ingredient"),
+        " ", h("button", {type: "button", class: "small", onclick: () => { pantry.spices.push(R.wild_spice); redraw(); }}, "+ spice")),
+      tokenRow(pantry.tokens, "pantry"),
+      h("button", {type: "button", class: "plan", onclick: run}, "Fill in the best meals"), note, errors);
+  }
+
+  function planPlayer(p) {
+    const out = {name: p.name || "Player"};
+    for (const slot of heldSlots()) {
+      const v = p.held[field(slot)];
+      if (slot.single ? v : v && v.length) out[field(slot)] = v;
+    }
+    return out;
+  }
+
+  function fill(p, target, plan) {
+    if (target === "critic") {
+      const c = S.critic[p.key] = {courses: {}, tokens: {}};
+      for (const [kind, course] of Object.entries(plan.courses)) {
+        c.courses[kind] = course.token ? {token: course.token} : {value: String(course.value), spice: course.spice || ""};
+      }
+      for (const t of R.tokens) if (plan[t]) c.tokens[t] = String(plan[t]);
+      return;
+    }
+    const mine = S.meals[target][p.key] = {};
+    for (const id of roundCards(target)) {
+      const m = plan.meals[id];
+      mine[id] = {served: !!m, ingredients: [], tokens: {}};
+      if (!m) continue;
+      mine[id].ingredients = m.ingredients.map((i) => ({type: i.type, value: String(i.value), spice: i.spice || ""}));
+      for (const t of R.tokens) if (m[t]) mine[id].tokens[t] = String(m[t]);
+    }
+  }
+
+  // --- step 3: the result ------------------------------------------------------------
+
+  function preview() {
+    const box = $("#preview");
+    box.textContent = "";
+    const result = last.result;
+    if (!result) {
+      box.append(h("p", {class: "hint"}, "Nothing is scored until the record is legal: fix the problems shown at their fields."));
+      return;
+    }
+    const names = S.players.map((p) => p.name);
+    const rows = [];
+    const stars = {};
+    for (const a of result.awards) {
+      if (!(a.stage in stars)) { stars[a.stage] = {}; rows.push(a.stage); }
+      stars[a.stage][a.player] = (stars[a.stage][a.player] || 0) + a.stars;
+    }
+    const total = Object.fromEntries(result.standings.map((s) => [s.name, s]));
+    box.append(h("p", {class: "winner"}, result.winner + " wins · " + result.decided_by),
+      h("div", {class: "scroll"}, h("table", {class: "stages"},
+        h("thead", {}, h("tr", {}, h("th", {}, "stage"), names.map((n) => h("th", {}, n)))),
+        h("tbody", {}, rows.map((st) => h("tr", {}, h("th", {}, st), names.map((n) => h("td", {}, stars[st][n] || 0))))),
+        h("tfoot", {}, h("tr", {class: "total"}, h("th", {}, "total"), names.map((n) => h("td", {}, (total[n] || {}).stars ?? ""))),
+          h("tr", {}, h("th", {}, "critic quality"), names.map((n) => h("td", {}, (total[n] || {}).critic_quality ?? "")))))),
+      h("ul", {class: "awards"}, result.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
+        h("span", {class: "stars"}, "+" + a.stars + "★"), " ", h("span", {class: "reason"}, a.reason), " ",
+        h("span", {class: "card"}, ((card(a.card) || {}).name || a.card) + " · " + a.stage)))));
+  }
+
+  async function save() {
+    $("#save").disabled = true;
+    const answer = await call("POST", "/api/games", record());
+    if (answer.status === 201 && answer.data && answer.data.id !== undefined) {
+      localStorage.removeItem(DRAFT);
+      location.href = "/games/" + encodeURIComponent(answer.data.id);
+      return;
+    }
+    const errors = (answer.data && (answer.data.errors || answer.data.detail)) || ["the game was not kept (" + answer.status + ")"];
+    $("#save-errors").textContent = [].concat(errors).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join("\n");
+    $("#save").disabled = false;
+  }
+
+  // --- putting it together -----------------------------------------------------------
+
+  function go(to) {
+    step = to;
+    for (const s of ["game", "meals", "save"]) $("#step-" + s).hidden = s !== to;
+    for (const b of document.querySelectorAll("#steps button")) {
+      if (b.dataset.step === to) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+    }
+    if (to === "meals") renderMeals();
+    showProblems();
+    window.scrollTo(0, 0);
+    localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}));
+  }
+
+  function renderAll() {
+    for (const box of document.querySelectorAll('#packs input')) box.checked = S.packs.includes(box.value);
+    renderPlayers();
+    renderTable();
+    renderMeals();
+  }
+
+  async function rules() {
+    const answer = await call("GET", "/ui/cards?packs=" + encodeURIComponent(S.packs.join(",")));
+    if (!answer.ok) {
+      status(((answer.data && answer.data.problems) || []).map((p) => p.message).join("; ") || "the packs cannot be loaded", "bad");
+      return false;
+    }
+    R = answer.data;
+    return true;
+  }
+
+  async function repack() {
+    S.packs = [...document.querySelectorAll("#packs input:checked")].map((b) => b.value);
+    if (await rules()) { renderAll(); changed(); }
+  }
+
+  async function importFile(e) {
+    const file = e.target.files[0];
+    $("#import-errors").textContent = "";
+    if (!file) return;
+    const answer = await call("POST", "/ui/import", {name: file.name, text: await file.text()});
+    if (!answer.ok) {
+      $("#import-errors").textContent = ((answer.data && answer.data.problems) || []).map((p) => (p.where ? p.where + ": " : "") + p.message).join("\n");
+      return;
+    }
+    S = load(answer.data.record);
+    if (await rules()) { renderAll(); changed(); }
+  }
+
+  async function start() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(DRAFT) || "null");
+      if (saved && saved.S && Array.isArray(saved.S.players)) { S = saved.S; step = saved.step || "game"; shown = saved.shown; }
+    } catch (e) { localStorage.removeItem(DRAFT); }
+    if (!(await rules())) { S = fresh(); if (!(await rules())) return; }
+    renderAll();
+    for (const box of document.querySelectorAll("#packs input")) box.addEventListener("change", repack);
+    $("#add-player").addEventListener("click", () => { S.players.push(player(S.next++)); renderAll(); changed(); });
+    $("#to-meals").addEventListener("click", () => go("meals"));
+    $("#to-save").addEventListener("click", () => go("save"));
+    $("#save").addEventListener("click", save);
+    $("#import").addEventListener("change", importFile);
+    $("#start-over").addEventListener("click", async () => { S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game"); });
+    for (const b of document.querySelectorAll("#steps button")) b.addEventListener("click", () => go(b.dataset.step));
+    go(step);
+    changed();
+  }
+
+  start();
+})();

@@ -1,0 +1,55 @@
+// Shared by the score pad's pages. Data is always put in the page with textContent
+// (through h()), never as HTML: names and card texts are other people's input.
+"use strict";
+const pad = (() => {
+  const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+
+  // h("p", {class: "x"}, "text", child): an element; strings become text nodes.
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "value") el.value = v;
+      else if (k === "checked") el.checked = !!v;
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  async function call(method, url, body) {
+    const init = {method, headers: {"X-CSRF-Token": csrf()}, credentials: "same-origin"};
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, init);
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    return {status: response.status, ok: response.ok, data};
+  }
+
+  // A record path as the engine writes it: keys joined by dots, list indexes in brackets.
+  function path(...parts) {
+    let text = "";
+    for (const part of parts) {
+      if (typeof part === "number") text += "[" + part + "]";
+      else text += text ? "." + part : part;
+    }
+    return text;
+  }
+
+  function debounce(fn, ms) {
+    let timer = null;
+    return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  }
+
+  // a figure's key for people; a stage's name (it has a dot) is left as the engine writes it
+  const label = (key) => String(key).includes(".") ? String(key) : String(key).replace(/_/g, " ");
+
+  return {h, call, path, debounce, label};
+})();
