@@ -1,0 +1,205 @@
+"""A run of simulated games cut into chunks, on one process, a local pool, or a Dask cluster.
+
+Game ``i`` of a run depends only on the run's seed and ``i`` (see game.game_rng), and a
+chunk's summary holds only integers, so the merged summary, and the report's bytes, are the
+same whatever the chunk order, the number of workers or the backend.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from .stats import Summary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    from ..model.ruleset import Ruleset
+    from .game import Setup
+
+CHUNK_GAMES = 16  # about a second of work per chunk with the fast planner on this machine
+MAX_WORKERS_DEFAULT = 64  # the default (every core) is capped: a huge machine gets a pool of this size
+WINDOW = 4  # chunks waiting per worker: enough to keep workers busy, few enough to keep memory flat
+
+
+class Spec:
+    """What a worker needs to play a chunk: plain values only, so it pickles anywhere."""
+
+    def __init__(
+        self,
+        folders: tuple[str, ...],
+        games: int,
+        players: int,
+        seed: int,
+        *,
+        effort: str = "fast",
+        card_counts: tuple[tuple[str, int], ...] = (),
+        studies: tuple[str, ...] = (),
+        records: bool = False,
+        chunk_games: int = CHUNK_GAMES,
+    ) -> None:
+        self.folders = folders
+        self.games = games
+        self.players = players
+        self.seed = seed
+        self.effort = effort
+        self.card_counts = card_counts
+        self.studies = studies
+        self.records = records
+        self.chunk_games = chunk_games
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.games // self.chunk_games)
+
+
+@functools.lru_cache(maxsize=4)
+def ruleset_of(folders: tuple[str, ...]) -> Ruleset:
+    """The ruleset of these pack folders, loaded once per process."""
+    from ..loading.cached import load_ruleset
+
+    return load_ruleset(list(folders))
+
+
+@functools.lru_cache(maxsize=4)
+def _setup(spec_key: tuple[Any, ...]) -> Setup:
+    from .deal import DealModel
+    from .game import Setup
+
+    folders, players, seed, effort, card_counts = spec_key
+    rs = ruleset_of(folders)
+    return Setup(
+        DealModel(rs),
+        players,
+        seed,
+        effort=effort,
+        card_counts=dict(card_counts),
+        pack_ids=tuple(p.id for p in rs.packs[1:]),
+    )
+
+
+def setup_of(spec: Spec) -> Setup:
+    return _setup((spec.folders, spec.players, spec.seed, spec.effort, spec.card_counts))
+
+
+def play_chunk(spec: Spec, chunk: int) -> tuple[int, Summary, list[dict[str, Any]]]:
+    """Play and score chunk ``chunk`` of the run: its summary, and its records when asked."""
+    from .game import play
+
+    setup = setup_of(spec)
+    rs = setup.model.ruleset
+    summary = Summary()
+    records: list[dict[str, Any]] = []
+    start = chunk * spec.chunk_games
+    for index in range(start, min(spec.games, start + spec.chunk_games)):
+        record = play(setup, index)
+        tally_game(rs, summary, record)
+        if spec.records:
+            records.append(record)
+        for card_id in spec.studies:
+            card = rs.cards[card_id]
+            with_card = total_stars(rs, play(setup, index, card, forced=True))
+            without = total_stars(rs, play(setup, index, card, forced=False))
+            summary.add_study(card_id, with_card, without)
+    return chunk, summary, records
+
+
+def total_stars(rs: Ruleset, record: dict[str, Any]) -> int:
+    from ..loading.records import read_record
+    from ..stages.runner import score_game
+
+    result = score_game(read_record(rs, record, "<simulated>"))
+    return sum(p.stars for p in result.game.players)
+
+
+def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
+    """Score the game, then again without each card in play, and count what each card did."""
+    from ..loading.records import read_record
+    from ..stages.runner import score_game
+    from .paired import score_without
+
+    result = score_game(read_record(rs, record, "<simulated>"))
+    summary.add_game(result, [s.name for s in rs.stages])
+    game = result.game
+    winner = result.winner.name
+    total = sum(p.stars for p in game.players)
+    seen: set[str] = set()
+    for card, owner in game.cards_in_play():
+        if card.kind == rs.rules_kind or card.id in seen:
+            continue
+        seen.add(card.id)
+        again = score_without(rs, record, card.id)
+        if rs.card_kinds[card.kind] == "cards.challenges":
+            stars = total - sum(p.stars for p in again.game.players)  # what its meals earned
+        else:
+            stars = sum(a.stars for a in result.awards if a.card == card.id)
+        owners = [(p.index, p.name == winner) for p in game.players if card in p.owned]
+        summary.add_card(card.id, stars, again.winner.name != winner, owners)
+
+
+def run(spec: Spec, workers: int = 1, dask: str | None = None, progress: Callable[[int], None] | None = None,
+        on_records: Callable[[list[dict[str, Any]]], None] | None = None) -> Summary:
+    """Every chunk of the run, merged; ``progress`` hears the games done, ``on_records`` gets
+    each chunk's records in chunk order."""
+    total = Summary()
+    pending: dict[int, list[dict[str, Any]]] = {}
+    next_chunk = 0
+    done = 0
+    for chunk, summary, records in _results(spec, workers, dask):
+        total.merge(summary)
+        done += summary.games
+        if on_records is not None:
+            pending[chunk] = records
+            while next_chunk in pending:
+                on_records(pending.pop(next_chunk))
+                next_chunk += 1
+        if progress is not None:
+            progress(done)
+    return total
+
+
+def _results(spec: Spec, workers: int, dask: str | None) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    chunks = range(spec.chunks)
+    if dask is not None:
+        yield from _dask_results(spec, dask)
+    elif workers <= 1 or spec.chunks <= 1:
+        for chunk in chunks:
+            yield play_chunk(spec, chunk)
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+        with context.Pool(min(workers, spec.chunks)) as pool:
+            yield from pool.imap_unordered(functools.partial(play_chunk, spec), chunks)
+
+
+def _dask_results(spec: Spec, address: str) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    from distributed import Client, as_completed
+
+    with Client(address) as client:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        chunks = iter(range(spec.chunks))
+        first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, workers * WINDOW)]
+        queue = as_completed(first)
+        for future in queue:
+            yield future.result()
+            future.release()
+            for c in _take(chunks, 1):
+                queue.add(client.submit(play_chunk, spec, c, pure=False))
+
+
+def _take(items: Iterator[int], n: int) -> list[int]:
+    out = []
+    for _ in range(n):
+        try:
+            out.append(next(items))
+        except StopIteration:
+            break
+    return out
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
