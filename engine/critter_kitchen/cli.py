@@ -114,16 +114,24 @@ def build_parser() -> argparse.ArgumentParser:
     _pack_option(sim)
     sim.add_argument("--games", default="1000", metavar="N", help="games to simulate (default: 1000)")
     sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
-    sim.add_argument("--seed", default="1", metavar="S", help="the run's seed: the same seed, the same report (default: 1)")
+    sim.add_argument(
+        "--seed", default="1", metavar="S", help="the run's seed: the same seed, the same report (default: 1)"
+    )
     where = sim.add_mutually_exclusive_group()
     where.add_argument("--workers", default=None, metavar="N", help="local worker processes (default: every core)")
     where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
     sim.add_argument(
-        "--study", action="append", default=[], metavar="CARD",
+        "--study",
+        action="append",
+        default=[],
+        metavar="CARD",
         help="force this card into every game, against the same games without it (repeatable)",
     )
     sim.add_argument(
-        "--cards", action="append", default=[], metavar="KIND=N",
+        "--cards",
+        action="append",
+        default=[],
+        metavar="KIND=N",
         help="deal N cards of this kind instead of the deal model's number, e.g. critic=0 (repeatable)",
     )
     sim.add_argument("--effort", choices=("fast", "exact"), default="fast", help="the planner's effort (default: fast)")
@@ -131,7 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json", "csv", "html"), default="text", help="output format (default: text)"
     )
     sim.add_argument("--output", default=None, metavar="FILE", help="write the report to FILE, not standard output")
-    sim.add_argument("--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)")
+    sim.add_argument(
+        "--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)"
+    )
     sim.set_defaults(run=cmd_simulate)
     return parser
 

@@ -78,7 +78,11 @@ def check_deal(ruleset: Ruleset, places: dict[str, Any], at: Located) -> None:
             for spice in added:
                 if spice not in spices:
                     doc = places["late_tokens"].get(rnd, places["late_tokens"][None])
-                    at(doc, ("deal", "late_tokens", "value", rnd, spice), f"unknown spice '{spice}'{did_you_mean(spice, spices)}")
+                    at(
+                        doc,
+                        ("deal", "late_tokens", "value", rnd, spice),
+                        f"unknown spice '{spice}'{did_you_mean(spice, spices)}",
+                    )
     challenge_rounds = params.get("challenge_rounds", [])
     if "rounds" in deal:
         for rnd in challenge_rounds:

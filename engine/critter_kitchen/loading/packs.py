@@ -20,8 +20,8 @@ from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .cached import PackSource, read_packs
-from .discovery import PACK_FILE, link_problem
 from .deal import check_deal, merge_deal
+from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
 from .files import is_record
 from .paths import shipped_cards

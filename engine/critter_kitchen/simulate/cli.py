@@ -158,9 +158,10 @@ def _renderer(name: str) -> Any:
     if name == "csv":
         return report.csv_text
     if name == "html":
-        try:
-            from .html import render_html  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
+        import importlib
+
+        try:  # written apart; absent from an install that lacks it
+            return importlib.import_module(f"{__package__}.html").render_html
+        except (ImportError, AttributeError):
             raise UsageError("--format html is not available in this install") from None
-        return render_html
     return lambda r: report.text(r) + "\n"

@@ -89,7 +89,12 @@ def deal_cards(setup: Setup, rng: random.Random, study: Card | None, forced: boo
 
 
 def force(
-    setup: Setup, rng: random.Random, card: Card, challenges: dict[str, list[Card]], table: list[Card], held: list[list[Card]]
+    setup: Setup,
+    rng: random.Random,
+    card: Card,
+    challenges: dict[str, list[Card]],
+    table: list[Card],
+    held: list[list[Card]],
 ) -> None:
     model = setup.model
     if card.kind in model.challenge_kinds:
@@ -153,7 +158,11 @@ def play(setup: Setup, index: int, study: Card | None = None, forced: bool = Fal
                 plan = plan_challenge_round(question(setup, dealt, i, names[i], rnd, p), setup.effort)
                 if plan.meals:
                     meals[rnd][names[i]] = {cid: meal_record(m) for cid, m in plan.meals.items()}
-                p.ingredients, p.spices, p.tokens = list(plan.left_ingredients), list(plan.left_spices), plan.left_tokens
+                p.ingredients, p.spices, p.tokens = (
+                    list(plan.left_ingredients),
+                    list(plan.left_spices),
+                    plan.left_tokens,
+                )
                 limit = player_limits(setup, dealt, i).get(rnd)
                 if limit is not None:
                     p.ingredients, p.spices = refrigerate(p.ingredients, p.spices, limit)

@@ -25,7 +25,9 @@ NOTES = (
 )
 
 
-def build(summary: Summary, ruleset: Ruleset, *, players: int, seed: int, effort: str, studies: tuple[str, ...]) -> dict[str, Any]:
+def build(
+    summary: Summary, ruleset: Ruleset, *, players: int, seed: int, effort: str, studies: tuple[str, ...]
+) -> dict[str, Any]:
     """The report's JSON object."""
     seats = seat_rows(summary)
     seat_rate = {row["priority"] - 1: (summary.seat_wins.get(row["priority"] - 1, 0), row["games"]) for row in seats}
@@ -56,7 +58,7 @@ def build(summary: Summary, ruleset: Ruleset, *, players: int, seed: int, effort
 
 
 def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int, int]]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     kinds = list(ruleset.card_kinds)
     for card_id, tally in summary.cards.items():
         card = ruleset.cards[card_id]
@@ -83,7 +85,14 @@ def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int
                 "flag": None,
             }
         )
-    rows.sort(key=lambda r: (kinds.index(r["kind"]) if r["kind"] in kinds else len(kinds), -r["stars_mean"], -r["winner_flip_rate"], r["id"]))
+    rows.sort(
+        key=lambda r: (
+            kinds.index(r["kind"]) if r["kind"] in kinds else len(kinds),
+            -r["stars_mean"],
+            -r["winner_flip_rate"],
+            r["id"],
+        )
+    )
     for row in rows:
         others = [o for o in rows if o["kind"] == row["kind"] and o is not row and o["games"] >= FLAG_GAMES]
         if others and row["games"] >= FLAG_GAMES:
@@ -115,7 +124,9 @@ def stage_rows(summary: Summary, ruleset: Ruleset) -> list[dict[str, Any]]:
             continue
         mean, ci = mean_interval(m)
         hist = summary.stage_histogram.get(stage, {})
-        rows.append({"stage": stage, "stars_mean": mean, "stars_ci": ci, "histogram": {str(k): hist[k] for k in sorted(hist)}})
+        rows.append(
+            {"stage": stage, "stars_mean": mean, "stars_ci": ci, "histogram": {str(k): hist[k] for k in sorted(hist)}}
+        )
     return rows
 
 
@@ -177,7 +188,9 @@ def text(report: dict[str, Any]) -> str:
             )
     lines += ["", "priority seat  games  wins  win rate"]
     for s in report["seats"]:
-        lines.append(f"  {s['priority']:>11}  {s['games']:>5}  {s['wins']:>4}  {_num(s['win_rate'])} {_ci(s['win_ci'])}")
+        lines.append(
+            f"  {s['priority']:>11}  {s['games']:>5}  {s['wins']:>4}  {_num(s['win_rate'])} {_ci(s['win_ci'])}"
+        )
     lines += ["", "stars per player per game, by stage"]
     for st in report["stages"]:
         lines.append(f"  {st['stage']:<24} {_num(st['stars_mean'])} {_ci(st['stars_ci'])}")
@@ -208,10 +221,42 @@ def _card_header(width: int) -> str:
 
 
 CSV_FIELDS = (
-    "id", "kind", "name", "games", "stars_mean", "stars_ci_low", "stars_ci_high", "winner_flip_rate",
-    "winner_flip_ci_low", "winner_flip_ci_high", "owner_win_rate", "owner_win_ci_low", "owner_win_ci_high",
-    "owner_baseline", "flag",
+    "id",
+    "kind",
+    "name",
+    "games",
+    "stars_mean",
+    "stars_ci_low",
+    "stars_ci_high",
+    "winner_flip_rate",
+    "winner_flip_ci_low",
+    "winner_flip_ci_high",
+    "owner_win_rate",
+    "owner_win_ci_low",
+    "owner_win_ci_high",
+    "owner_baseline",
+    "flag",
 )
+
+
+CSV_COLUMNS = (
+    "id",
+    "kind",
+    "name",
+    "games",
+    "stars_mean",
+    "stars_ci",
+    "winner_flip_rate",
+    "winner_flip_ci",
+    "owner_win_rate",
+    "owner_win_ci",
+    "owner_baseline",
+    "flag",
+)
+
+
+def _cell(x: Any) -> Any:
+    return "" if x is None else x
 
 
 def csv_text(report: dict[str, Any]) -> str:
@@ -222,12 +267,7 @@ def csv_text(report: dict[str, Any]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     for r in report["cards"]:
-        def pair(key: str) -> list[Any]:
-            return ["", ""] if r[key] is None else list(r[key])
-
         writer.writerow(
-            [r["id"], r["kind"], r["name"], r["games"], r["stars_mean"], *pair("stars_ci"), r["winner_flip_rate"],
-             *pair("winner_flip_ci"), "" if r["owner_win_rate"] is None else r["owner_win_rate"], *pair("owner_win_ci"),
-             "" if r["owner_baseline"] is None else r["owner_baseline"], r["flag"] or ""]
+            [_cell(x) for key in CSV_COLUMNS for x in ((r[key] or [None, None]) if key.endswith("_ci") else [r[key]])]
         )
     return out.getvalue()

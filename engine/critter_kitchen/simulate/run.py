@@ -127,7 +127,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
     winner = result.winner.name
     total = sum(p.stars for p in game.players)
     seen: set[str] = set()
-    for card, owner in game.cards_in_play():
+    for card, _ in game.cards_in_play():
         if card.kind == rs.rules_kind or card.id in seen:
             continue
         seen.add(card.id)
@@ -140,8 +140,13 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
         summary.add_card(card.id, stars, again.winner.name != winner, owners)
 
 
-def run(spec: Spec, workers: int = 1, dask: str | None = None, progress: Callable[[int], None] | None = None,
-        on_records: Callable[[list[dict[str, Any]]], None] | None = None) -> Summary:
+def run(
+    spec: Spec,
+    workers: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_records: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> Summary:
     """Every chunk of the run, merged; ``progress`` hears the games done, ``on_records`` gets
     each chunk's records in chunk order."""
     total = Summary()
@@ -179,16 +184,16 @@ def _results(spec: Spec, workers: int, dask: str | None) -> Iterator[tuple[int, 
 def _dask_results(spec: Spec, address: str) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
     from distributed import Client, as_completed
 
-    with Client(address) as client:
+    with Client(address) as client:  # type: ignore[no-untyped-call]
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = iter(range(spec.chunks))
         first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, workers * WINDOW)]
-        queue = as_completed(first)
+        queue = as_completed(first)  # type: ignore[no-untyped-call]
         for future in queue:
             yield future.result()
             future.release()
             for c in _take(chunks, 1):
-                queue.add(client.submit(play_chunk, spec, c, pure=False))
+                queue.add(client.submit(play_chunk, spec, c, pure=False))  # type: ignore[no-untyped-call]
 
 
 def _take(items: Iterator[int], n: int) -> list[int]:

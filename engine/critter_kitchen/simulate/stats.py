@@ -115,8 +115,8 @@ class Summary:
         for mine, theirs in ((self.seat_wins, other.seat_wins), (self.seat_games, other.seat_games)):
             for k, n in theirs.items():
                 _bump(mine, k, n)
-        for k, n in other.tiebreaks.items():
-            _bump(self.tiebreaks, k, n)
+        for label, n in other.tiebreaks.items():
+            _bump(self.tiebreaks, label, n)
         for stage, m in other.stage_stars.items():
             self.stage_stars.setdefault(stage, Moments()).merge(m)
         for stage, hist in other.stage_histogram.items():
