@@ -49,7 +49,7 @@ def _trimmed(q: Question) -> Question:
     the best of each type; a few spices (those matching first) and tokens."""
     from ..plan.pantry import Question
 
-    listed = {t for card in q.challenges for t in card.data.get("requires", ())} if q.challenges else None
+    listed = {t for card in q.challenges for t in card.requires} if q.challenges else None
     best = sorted(q.ingredients, key=lambda item: (-item[1], item[0]))
     per_type = 1 if listed is None else 2
     chosen: list[tuple[str, int]] = []
