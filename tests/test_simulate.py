@@ -139,6 +139,16 @@ def test_chunk_summaries_merge_the_same_in_any_order():
     assert json.loads(reports[0])["games"] == 64
 
 
+def test_the_chunk_size_changes_no_byte():
+    folders = (*packs_for({}, [LAB]),)
+    rs = ruleset(LAB)
+    shown = set()
+    for chunk_games in (0, 1, 7, 100):  # 0: sized from the first game's time
+        summary = run(Spec(folders, 25, 3, 8, chunk_games=chunk_games))
+        shown.add(json.dumps(build(summary, rs, players=3, seed=8, effort="fast", studies=())))
+    assert len(shown) == 1
+
+
 def test_a_game_depends_on_the_seed_and_its_index_only():
     rs = ruleset(LAB)
     assert play(setup(rs, 3, 9), 17) == play(setup(rs, 3, 9), 17)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 
 from .stats import Summary
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
     from ..model.ruleset import Ruleset
     from .game import Setup
 
-CHUNK_GAMES = 16  # about a second of work per chunk with the fast planner on this machine
+CHUNK_SECONDS = 1.0  # work per chunk: the scheduler's cost per task (milliseconds) vanishes beside it
+MAX_CHUNK_GAMES = 1024
 MAX_WORKERS_DEFAULT = 64  # the default (every core) is capped: a huge machine gets a pool of this size
 WINDOW = 4  # chunks waiting per worker: enough to keep workers busy, few enough to keep memory flat
 
@@ -39,7 +41,8 @@ class Spec:
         card_counts: tuple[tuple[str, int], ...] = (),
         studies: tuple[str, ...] = (),
         records: bool = False,
-        chunk_games: int = CHUNK_GAMES,
+        chunk_games: int = 0,
+        first: int = 0,
     ) -> None:
         self.folders = folders
         self.games = games
@@ -49,11 +52,26 @@ class Spec:
         self.card_counts = card_counts
         self.studies = studies
         self.records = records
-        self.chunk_games = chunk_games
+        self.chunk_games = chunk_games  # 0: sized from the time of the first game (see run)
+        self.first = first  # games before this one are played apart
 
     @property
     def chunks(self) -> int:
-        return -(-self.games // self.chunk_games)
+        return -(-(self.games - self.first) // max(1, self.chunk_games))
+
+    def sized(self, chunk_games: int, first: int) -> Spec:
+        return Spec(
+            self.folders,
+            self.games,
+            self.players,
+            self.seed,
+            effort=self.effort,
+            card_counts=self.card_counts,
+            studies=self.studies,
+            records=self.records,
+            chunk_games=chunk_games,
+            first=first,
+        )
 
 
 @functools.lru_cache(maxsize=4)
@@ -93,7 +111,7 @@ def play_chunk(spec: Spec, chunk: int) -> tuple[int, Summary, list[dict[str, Any
     rs = setup.model.ruleset
     summary = Summary()
     records: list[dict[str, Any]] = []
-    start = chunk * spec.chunk_games
+    start = spec.first + chunk * spec.chunk_games
     for index in range(start, min(spec.games, start + spec.chunk_games)):
         record = play(setup, index)
         tally_game(rs, summary, record)
@@ -148,11 +166,27 @@ def run(
     on_records: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> Summary:
     """Every chunk of the run, merged; ``progress`` hears the games done, ``on_records`` gets
-    each chunk's records in chunk order."""
+    each chunk's records in game order.
+
+    Unless the spec fixes the chunk size, the first game is played here, alone, and its time
+    sizes the chunks of the others to about ``CHUNK_SECONDS`` each. Which games a chunk holds
+    never changes what a game is, so the size changes no figure."""
     total = Summary()
     pending: dict[int, list[dict[str, Any]]] = {}
     next_chunk = 0
     done = 0
+    if spec.chunk_games == 0:
+        started = time.perf_counter()
+        _, summary, records = play_chunk(spec.sized(1, 0), 0)
+        took = time.perf_counter() - started
+        total.merge(summary)
+        done = summary.games
+        if on_records is not None:
+            on_records(records)
+        if progress is not None:
+            progress(done)
+        games = max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(took, 1e-6))))
+        spec = spec.sized(games, 1)
     for chunk, summary, records in _results(spec, workers, dask):
         total.merge(summary)
         done += summary.games
