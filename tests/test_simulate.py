@@ -440,7 +440,7 @@ def test_a_broken_deal_model_is_reported_located(capsys):
         "tests/packs/broken-deal/rules.yaml:9:23: CK206 unknown spice 'allspise'; did you mean 'allspice'?",
         "tests/packs/broken-deal/rules.yaml:11:19: CK206 unknown token 'soop'; did you mean 'soup'?",
         "tests/packs/broken-deal/rules.yaml:14:7: CK206 the deal's rounds have no challenge round 'round3'",
-        "tests/packs/broken-deal/rules.yaml:18:15: CK206 unknown card kind 'critik'; did you mean 'critic'?",
+        "tests/packs/broken-deal/rules.yaml:19:15: CK206 unknown card kind 'critik'; did you mean 'critic'?",
     ):
         assert line in shown
 

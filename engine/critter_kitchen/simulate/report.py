@@ -15,6 +15,8 @@ FLAG_GAMES = 30  # fewer games than this in play: no flag, the normal interval i
 NOTES = (
     "stars_mean: stars the card's own awards gave per game it was in play, all players together; "
     "for a challenge card, the stars the meals served for it earned",
+    "stars_change_mean: all players' stars per game with the card less the same games scored without it "
+    "(a card that replaces a stage gives the stars of that stage, and changes only the difference)",
     "winner_flip_rate: share of those games in which the same meals scored without the card name another winner",
     "owner_win_rate: share of its games the card's holder won; owner_baseline: the win rate of the seats "
     "its holders sat in, over every game",
@@ -63,6 +65,7 @@ def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int
     for card_id, tally in summary.cards.items():
         card = ruleset.cards[card_id]
         mean, ci = mean_interval(tally.stars)
+        change, change_ci = mean_interval(tally.change)
         n = tally.stars.n
         held = tally.owner_games > 0
         baseline = None
@@ -77,6 +80,8 @@ def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int
                 "games": n,
                 "stars_mean": mean,
                 "stars_ci": ci,
+                "stars_change_mean": change,
+                "stars_change_ci": change_ci,
                 "winner_flip_rate": rate(tally.flips, n),
                 "winner_flip_ci": wilson(tally.flips, n),
                 "owner_win_rate": rate(tally.owner_wins, tally.owner_games) if held else None,
@@ -184,6 +189,7 @@ def text(report: dict[str, Any]) -> str:
             flag = f"  {r['flag'].upper()}" if r["flag"] else ""
             lines.append(
                 f"  {r['id']:<{width}}  {r['games']:>7}  {_num(r['stars_mean']):>6} {_ci(r['stars_ci']):<16}"
+                f"  {_num(r['stars_change_mean']):>6} {_ci(r['stars_change_ci']):<16}"
                 f"  {_num(r['winner_flip_rate']):>5} {_ci(r['winner_flip_ci']):<14}  {owner}{flag}"
             )
     lines += ["", "priority seat  games  wins  win rate"]
@@ -215,28 +221,10 @@ def text(report: dict[str, Any]) -> str:
 
 def _card_header(width: int) -> str:
     return (
-        f"  {'card':<{width}}  {'games':>7}  {'stars/game [95% CI]':<23}  {'winner flips [95% CI]':<20}"
+        f"  {'card':<{width}}  {'games':>7}  {'stars/game [95% CI]':<23}  {'change [95% CI]':<23}"
+        f"  {'winner flips [95% CI]':<20}"
         "  owner win rate [95% CI] vs seat baseline"
     )
-
-
-CSV_FIELDS = (
-    "id",
-    "kind",
-    "name",
-    "games",
-    "stars_mean",
-    "stars_ci_low",
-    "stars_ci_high",
-    "winner_flip_rate",
-    "winner_flip_ci_low",
-    "winner_flip_ci_high",
-    "owner_win_rate",
-    "owner_win_ci_low",
-    "owner_win_ci_high",
-    "owner_baseline",
-    "flag",
-)
 
 
 CSV_COLUMNS = (
@@ -246,13 +234,19 @@ CSV_COLUMNS = (
     "games",
     "stars_mean",
     "stars_ci",
+    "stars_change_mean",
+    "stars_change_ci",
     "winner_flip_rate",
     "winner_flip_ci",
     "owner_win_rate",
     "owner_win_ci",
     "owner_baseline",
     "flag",
-)
+)  # each interval is two columns, _low and _high
+
+
+def _csv_header() -> list[str]:
+    return [name for key in CSV_COLUMNS for name in ((f"{key}_low", f"{key}_high") if key.endswith("_ci") else (key,))]
 
 
 def _cell(x: Any) -> Any:
@@ -265,7 +259,7 @@ def csv_text(report: dict[str, Any]) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_FIELDS)
+    writer.writerow(_csv_header())
     for r in report["cards"]:
         writer.writerow(
             [_cell(x) for key in CSV_COLUMNS for x in ((r[key] or [None, None]) if key.endswith("_ci") else [r[key]])]

@@ -150,12 +150,13 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
             continue
         seen.add(card.id)
         again = score_without(rs, record, card.id)
+        change = total - sum(p.stars for p in again.game.players)
         if rs.card_kinds[card.kind] == "cards.challenges":
-            stars = total - sum(p.stars for p in again.game.players)  # what its meals earned
+            stars = change  # what its meals earned
         else:
             stars = sum(a.stars for a in result.awards if a.card == card.id)
         owners = [(p.index, p.name == winner) for p in game.players if card in p.owned]
-        summary.add_card(card.id, stars, again.winner.name != winner, owners)
+        summary.add_card(card.id, stars, change, again.winner.name != winner, owners)
 
 
 def run(

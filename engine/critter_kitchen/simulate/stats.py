@@ -43,10 +43,11 @@ class Moments:
 class CardTally:
     """One card's games, own-award stars, winner flips, and its owners' wins by seat."""
 
-    __slots__ = ("stars", "flips", "owner_games", "owner_wins", "owner_seats")
+    __slots__ = ("stars", "change", "flips", "owner_games", "owner_wins", "owner_seats")
 
     def __init__(self) -> None:
         self.stars = Moments()
+        self.change = Moments()  # all players' stars with the card less those without it, same meals
         self.flips = 0
         self.owner_games = 0
         self.owner_wins = 0
@@ -54,6 +55,7 @@ class CardTally:
 
     def merge(self, other: CardTally) -> None:
         self.stars.merge(other.stars)
+        self.change.merge(other.change)
         self.flips += other.flips
         self.owner_games += other.owner_games
         self.owner_wins += other.owner_wins
@@ -95,9 +97,10 @@ class Summary:
         _bump(self.seat_wins, winner)
         _bump(self.tiebreaks, result.decided_by)
 
-    def add_card(self, card: str, stars: int, flipped: bool, owners: list[tuple[int, bool]]) -> None:
+    def add_card(self, card: str, stars: int, change: int, flipped: bool, owners: list[tuple[int, bool]]) -> None:
         tally = self.cards.setdefault(card, CardTally())
         tally.stars.add(stars)
+        tally.change.add(change)
         tally.flips += flipped
         for seat, won in owners:
             tally.owner_games += 1
