@@ -353,25 +353,19 @@ def test_text_report_ranks_each_kind_and_names_the_unverified_numbers(capsys):
 
 def test_csv_and_output_file(capsys, tmp_path):
     target = tmp_path / "cards.csv"
-    code, out, err = simulate(
-        capsys,
-        "--pack",
-        LAB,
-        "--games",
-        "10",
-        "--players",
-        "2",
-        "--workers",
-        "1",
-        "--format",
-        "csv",
-        "--output",
-        str(target),
-    )
+    args = ("--pack", LAB, "--games", "10", "--players", "2", "--workers", "1")
+    code, out, err = simulate(capsys, *args, "--format", "csv", "--output", str(target))
     assert (code, out, err) == (0, "", "")
     rows = target.read_text().splitlines()
-    assert rows[0].startswith("id,kind,name,games,stars_mean,stars_ci_low,stars_ci_high,winner_flip_rate,")
-    assert len(rows) == 1 + len(json.loads(json.dumps(rows))) - 1
+    assert rows[0] == (
+        "id,kind,name,games,stars_mean,stars_ci_low,stars_ci_high,stars_change_mean,stars_change_ci_low,"
+        "stars_change_ci_high,winner_flip_rate,winner_flip_ci_low,winner_flip_ci_high,owner_win_rate,"
+        "owner_win_ci_low,owner_win_ci_high,owner_baseline,flag"
+    )
+    cards = json.loads(simulate(capsys, *args, "--format", "json")[1])["cards"]
+    assert [row.split(",")[0] for row in rows[1:]] == [c["id"] for c in cards]
+    strong = next(row for row in rows if row.startswith("lab-strong,"))
+    assert strong.startswith("lab-strong,gadget,Strong Gadget,")
 
 
 @pytest.mark.parametrize(
