@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play simulated games and report what each card does to them",
         description="The balance lab: simulated games dealt from the packs' deal model, planned by the meal "
         "planner and scored by the engine; for every card, its stars and the paired effect of removing it, "
-        "with 95%% intervals.",
+        "with 95% intervals.",
     )
     _pack_option(sim)
     sim.add_argument("--games", default="1000", metavar="N", help="games to simulate (default: 1000)")

@@ -209,11 +209,23 @@ def _results(spec: Spec, workers: int, dask: str | None) -> Iterator[tuple[int, 
         for chunk in chunks:
             yield play_chunk(spec, chunk)
     else:
-        import multiprocessing
+        yield from _pool_results(spec, min(workers, spec.chunks))
 
-        context = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-        with context.Pool(min(workers, spec.chunks)) as pool:
-            yield from pool.imap_unordered(functools.partial(play_chunk, spec), chunks)
+
+def _pool_results(spec: Spec, workers: int) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    """The chunks on a local process pool, a few waiting per worker (never every chunk at once,
+    so ten million games queue no more than a short window)."""
+    import collections
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+    with context.Pool(workers) as pool:
+        chunks = iter(range(spec.chunks))
+        pending = collections.deque(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, workers * WINDOW))
+        while pending:
+            result = pending.popleft().get()
+            pending.extend(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, 1))
+            yield result
 
 
 def _dask_results(spec: Spec, address: str) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
