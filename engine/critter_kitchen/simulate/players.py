@@ -11,12 +11,14 @@ from ..plan.search import Plan, plan_round
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..plan.critic import CriticPlan
     from ..plan.pantry import Question
 
 EFFORTS = ("fast", "exact")
-# Until the planner has its own fast mode, "fast" asks the exact planner about a trimmed
-# pantry (see _trimmed) and stops it after this many meals: a legal plan, not proved best.
+# Where the planner has no effort levels of its own, "fast" asks its exact search about a
+# trimmed pantry (see _trimmed) and stops it after this many meals: a legal plan, not proved best.
 FAST_LIMIT = 5_000
 EXACT_LIMIT = 200_000
 FAST_INGREDIENTS = 4  # a challenge round's pantry: the most valuable ingredients of the types its cards list
@@ -24,21 +26,37 @@ FAST_SPICES = 1
 FAST_TOKENS = 1  # of each token, for a challenge round; the critic meal keeps every token
 
 
+def _takes_effort(planner: Any) -> bool:
+    import inspect
+
+    return "effort" in inspect.signature(planner).parameters
+
+
+# The planner's own effort levels, where this build of it has them.
+HAS_EFFORT = _takes_effort(plan_round) and _takes_effort(plan_critic)
+
+
 def plan_challenge_round(question: Question, effort: str) -> Plan:
     """The player's meals for one challenge round."""
+    if HAS_EFFORT:
+        plan: Plan = plan_round(question, effort=effort)  # type: ignore[call-arg, unused-ignore]
+        return plan
     if effort == "exact":
         return plan_round(question, limit=EXACT_LIMIT)
-    plan = plan_round(_trimmed(question), limit=FAST_LIMIT)  # with the planner's fast mode: effort=effort
+    plan = plan_round(_trimmed(question), limit=FAST_LIMIT)
     return Plan(question, plan.meals, plan.stars, plan.optimal)  # what is left, of the whole pantry
 
 
 def plan_critic_meal(question: Question, effort: str) -> CriticPlan:
     """The player's critic meal, with the tokens kept (every token kept that the trimmed
     question left out)."""
+    if HAS_EFFORT:
+        critic: CriticPlan = plan_critic(question, effort=effort)  # type: ignore[call-arg, unused-ignore]
+        return critic
     if effort == "exact":
         return plan_critic(question, limit=EXACT_LIMIT)
     asked = _trimmed(question)
-    plan = plan_critic(asked, limit=FAST_LIMIT)  # with the planner's fast mode: effort=effort
+    plan = plan_critic(asked, limit=FAST_LIMIT)
     plan.tokens = {t: n + question.tokens[t] - asked.tokens[t] for t, n in plan.tokens.items()}
     return plan
 
