@@ -35,8 +35,8 @@ def ruleset(*packs: str):
     return load_ruleset(packs_for({}, list(packs)))
 
 
-def setup(rs, players: int, seed: int = 7) -> Setup:
-    return Setup(DealModel(rs), players, seed, pack_ids=tuple(p.id for p in rs.packs[1:]))
+def setup(rs, players: int, seed: int = 7, effort: str = "quick") -> Setup:
+    return Setup(DealModel(rs), players, seed, effort=effort, pack_ids=tuple(p.id for p in rs.packs[1:]))
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +59,13 @@ def test_thousands_of_lab_records_are_read_and_scored_as_written():
         assert len(result.standings) == 3
 
 
-@pytest.mark.parametrize(("packs", "players", "games"), [((), 2, 12), ((), 5, 4), (("a-la-carte",), 7, 3)])
-def test_planned_records_of_the_shipped_packs_are_legal(packs, players, games):
+@pytest.mark.parametrize(
+    ("packs", "players", "games", "effort"),
+    [((), 2, 12, "quick"), ((), 5, 4, "quick"), (("a-la-carte",), 7, 3, "quick"), ((), 2, 2, "fast")],
+)
+def test_planned_records_of_the_shipped_packs_are_legal(packs, players, games, effort):
     rs = ruleset(*packs)
-    s = setup(rs, players)
+    s = setup(rs, players, effort=effort)
     served = 0
     for index in range(games):
         record = play(s, index)

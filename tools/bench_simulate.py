@@ -1,6 +1,6 @@
 """Balance lab speed: simulated games with every per-card rescoring, on one core, a pool, Dask.
 
-    python tools/bench_simulate.py [--games 40] [--players 5] [--pack DIR|ID]... [--no-dask]
+    python tools/bench_simulate.py [--games 40] [--players 5] [--effort fast] [--pack DIR|ID]... [--no-dask]
 
 Prints, in one run (the machine is shared: compare figures within a run):
 - games/s on one core, 5-player base games with the per-card paired rescoring, and the share
@@ -62,14 +62,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--pack", action="append", default=[])
+    parser.add_argument("--effort", choices=("quick", "fast", "exact"), default="fast")
     parser.add_argument("--no-dask", action="store_true")
     args = parser.parse_args()
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
-    spec = Spec(folders, args.games, args.players, 1)
+    spec = Spec(folders, args.games, args.players, 1, effort=args.effort)
     run(Spec(folders, 1, args.players, 1))  # load the packs (and fill the cache) outside the timings
     one = timed(spec)
     rate = args.games / one
-    print(f"one core: {args.games} games of {args.players} players in {one:.2f} s = {rate:.1f} games/s (goal 300)")
+    print(
+        f"one core, planner effort {args.effort}: {args.games} games of {args.players} players with every per-card "
+        f"rescoring in {one:.2f} s = {rate:.1f} games/s (goal 300)"
+    )
     print(f"  the planner's share of that time: {planner_share(spec):.0%}")
     two = timed(spec, workers=2)
     print(f"2 workers over 1: {one / two:.2f}x (goal 1.8x)")
@@ -80,7 +84,9 @@ def main() -> None:
             print("Dask LocalCluster: not measured (pip install 'critter-kitchen[cluster]')")
         else:
             with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
-                timed(Spec(folders, 4, args.players, 1), dask=cluster.scheduler_address)  # workers load the packs
+                timed(
+                    Spec(folders, 4, args.players, 1, effort=args.effort), dask=cluster.scheduler_address
+                )  # workers load the packs
                 on_dask = timed(spec, dask=cluster.scheduler_address)
             print(f"Dask LocalCluster of 2 over 1 worker: {one / on_dask:.2f}x (goal 1.8x)")
     cores = default_workers()

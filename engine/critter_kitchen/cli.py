@@ -134,7 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KIND=N",
         help="deal N cards of this kind instead of the deal model's number, e.g. critic=0 (repeatable)",
     )
-    sim.add_argument("--effort", choices=("fast", "exact"), default="fast", help="the planner's effort (default: fast)")
+    sim.add_argument(
+        "--effort",
+        choices=("quick", "fast", "exact"),
+        default="fast",
+        help="how hard the simulated players plan: quick (a trimmed pantry), or the planner's fast or exact effort "
+        "(default: fast)",
+    )
     sim.add_argument(
         "--format", choices=("text", "json", "csv", "html"), default="text", help="output format (default: text)"
     )
