@@ -453,3 +453,15 @@ def test_a_pack_adds_to_the_deal_model_and_says_what_it_assumes():
     bag = DealModel(ruleset()).bag
     assert sum(1 for t in bag if t[0] == "ingredient") == 91
     assert sum(1 for t in bag if t[0] == "spice") == 16
+
+
+def test_unwritable_files_are_clear_errors(capsys, tmp_path):
+    missing = tmp_path / "no-such-folder"
+    code, out, err = simulate(capsys, "--pack", LAB, "--games", "2", "--records", str(missing / "games.jsonl"))
+    assert (code, out) == (1, "")
+    assert err == f"critter-kitchen: {missing / 'games.jsonl'}: cannot write the records: No such file or directory\n"
+    code, out, err = simulate(
+        capsys, "--pack", LAB, "--games", "2", "--workers", "1", "--output", str(missing / "r.txt")
+    )
+    assert (code, out) == (1, "")
+    assert err == f"critter-kitchen: {missing / 'r.txt'}: cannot write the report: No such file or directory\n"
