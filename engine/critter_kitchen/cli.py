@@ -159,6 +159,52 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--token", help="the access token to require (default: none on loopback, else a new one)")
     _pack_option(serve)
     serve.set_defaults(run=cmd_serve)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play simulated games and report what each card does to them",
+        description="The balance lab: simulated games dealt from the packs' deal model, planned by the meal "
+        "planner and scored by the engine; for every card, its stars and the paired effect of removing it, "
+        "with 95% intervals.",
+    )
+    _pack_option(sim)
+    sim.add_argument("--games", default="1000", metavar="N", help="games to simulate (default: 1000)")
+    sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
+    sim.add_argument(
+        "--seed", default="1", metavar="S", help="the run's seed: the same seed, the same report (default: 1)"
+    )
+    where = sim.add_mutually_exclusive_group()
+    where.add_argument("--workers", default=None, metavar="N", help="local worker processes (default: every core)")
+    where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
+    sim.add_argument(
+        "--study",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="force this card into every game, against the same games without it (repeatable)",
+    )
+    sim.add_argument(
+        "--cards",
+        action="append",
+        default=[],
+        metavar="KIND=N",
+        help="deal N cards of this kind instead of the deal model's number, e.g. critic=0 (repeatable)",
+    )
+    sim.add_argument(
+        "--effort",
+        choices=("quick", "fast", "exact"),
+        default="fast",
+        help="how hard the simulated players plan: quick (a trimmed pantry), or the planner's fast or exact effort "
+        "(default: fast)",
+    )
+    sim.add_argument(
+        "--format", choices=("text", "json", "csv", "html"), default="text", help="output format (default: text)"
+    )
+    sim.add_argument("--output", default=None, metavar="FILE", help="write the report to FILE, not standard output")
+    sim.add_argument(
+        "--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)"
+    )
+    sim.set_defaults(run=cmd_simulate)
     return parser
 
 
@@ -494,6 +540,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as e:  # the address cannot be used (taken, not this machine's)
         _tell(printable(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"))
         return EXIT_INVALID
+
+# simulate
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate.cli import UsageError, simulate
+
+    try:
+        return simulate(args, sys.stdout, sys.stderr)
+    except UsageError as e:
+        _tell(printable(str(e)))
+        return EXIT_USAGE
 
 
 # cards

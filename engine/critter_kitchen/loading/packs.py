@@ -20,6 +20,7 @@ from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .cached import PackSource, read_packs
+from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
 from .files import is_record
@@ -145,6 +146,7 @@ class _Loader:
         self.sources: dict[str, PackSource] = {}  # pack folder -> its files
         self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
+        self.deal_places: dict[str, Any] = {}  # deal number -> key -> the rules file that set it
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -175,6 +177,7 @@ class _Loader:
             self.read_rules(pack, doc)
         if rules:
             self.check_engine_parameters(rules[0][1])
+            check_deal(self.ruleset, self.deal_places, lambda doc, path, message: self.at(doc, path, message, "CK206"))
         for pack, doc in kinds:
             if doc.data.get("kind") != RULES_KIND:
                 self.read_card(pack, doc)
@@ -287,6 +290,8 @@ class _Loader:
                 rs.tiebreaks.append(TieBreak(spec["label"], ast))
         if "priority_label" in data:
             rs.priority_label = data["priority_label"]
+        if "deal" in data:
+            merge_deal(rs, data["deal"], doc, self.deal_places)
 
     def check_engine_parameters(self, doc: Document) -> None:
         """Every parameter the engine reads must be declared, with its type, by the rules."""

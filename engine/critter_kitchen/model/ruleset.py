@@ -128,6 +128,16 @@ class Parameter:
         self.unverified = unverified  # why the value is not confirmed, if it is not
 
 
+class DealNumber:
+    """One number of the deal model (what a simulated game deals), as the packs left it."""
+
+    def __init__(self, name: str, value: Any, description: str = "", unverified: str = "") -> None:
+        self.name = name
+        self.value = value
+        self.description = description
+        self.unverified = unverified  # why the number is not confirmed, if it is not
+
+
 class Pack:
     def __init__(self, id: str, name: str, path: str, requires: tuple[str, ...] = ()) -> None:
         self.id = id
@@ -153,6 +163,7 @@ class Ruleset:
         self.single_kinds: set[str] = set()  # kinds of which a game holds one card at most
         self.kind_schemas: dict[str, str] = {}  # kind -> schema file
         self.removed_stages: set[str] = set()  # stages a pack took out; their hooks never run
+        self.deal: dict[str, DealNumber] = {}  # what a simulated game deals; scoring never reads it
 
     @property
     def rules_cards(self) -> list[Card]:

@@ -1,0 +1,167 @@
+"""``critter-kitchen simulate``: options checked (they are untrusted), the run, the report written."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from ..errors import CritterError, did_you_mean, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, TextIO
+
+    from ..model.ruleset import Ruleset
+
+MAX_GAMES = 100_000_000
+MAX_WORKERS = 1024
+MAX_SEED = 2**63 - 1
+MAX_CARDS = 100
+
+
+class UsageError(CritterError):
+    """A bad option value: exit 2."""
+
+
+def whole(option: str, value: str, low: int, high: int) -> int:
+    try:
+        n = int(value, 10)
+    except ValueError:
+        n = None
+    if n is None or not low <= n <= high:
+        raise UsageError(f"{option}: expected a whole number from {low} to {high}, got {shown(value)}")
+    return n
+
+
+def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
+    kinds = list(rs.deal["cards"].value) if "cards" in rs.deal else []
+    counts: dict[str, int] = {}
+    for item in items:
+        kind, eq, n = item.partition("=")
+        if not eq:
+            raise UsageError(f"--cards: expected KIND=N, got {shown(item)}")
+        if kind not in kinds:
+            raise UsageError(f"--cards: no card kind {shown(kind)} is dealt{did_you_mean(kind, kinds)}")
+        counts[kind] = whole(f"--cards {kind}", n, 0, MAX_CARDS)
+    return tuple(sorted(counts.items()))
+
+
+def studied(rs: Ruleset, ids: list[str]) -> tuple[str, ...]:
+    playable = sorted(cid for cid, c in rs.cards.items() if c.kind != rs.rules_kind)
+    for cid in ids:
+        if cid not in playable:
+            raise UsageError(f"--study: unknown card {shown(cid)}{did_you_mean(cid, playable)}")
+    return tuple(dict.fromkeys(ids))
+
+
+class Progress:
+    """A one-line count of games done on standard error, for a terminal, once a run passes a second."""
+
+    def __init__(self, stream: TextIO, games: int) -> None:
+        self.stream = stream
+        self.games = games
+        self.start = time.monotonic()
+        self.shown = False
+        self.live = hasattr(stream, "isatty") and stream.isatty()
+
+    def __call__(self, done: int) -> None:
+        if not self.live or time.monotonic() - self.start < 1.0:
+            return
+        width = 30
+        filled = width * done // self.games
+        rate = done / max(1e-9, time.monotonic() - self.start)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.games} games, {rate:.0f}/s")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..api import packs_for
+    from ..loading.cached import load_ruleset
+    from .run import MAX_WORKERS_DEFAULT, Spec, default_workers, run
+
+    games = whole("--games", args.games, 1, MAX_GAMES)
+    seed = whole("--seed", args.seed, 0, MAX_SEED)
+    workers = whole("--workers", args.workers, 1, MAX_WORKERS) if args.workers is not None else None
+    render = _renderer(args.format)
+    folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
+    rs = load_ruleset(list(folders))
+    params = rs.parameters
+    players = whole("--players", args.players, params["min_players"].value, params["max_players"].value)
+    if not rs.deal:
+        raise UsageError("the loaded packs have no deal model (a 'deal:' section of a rules card)")
+    spec = Spec(
+        folders,
+        games,
+        players,
+        seed,
+        effort=args.effort,
+        card_counts=card_counts(rs, args.cards),
+        studies=studied(rs, args.study),
+        records=args.records is not None,
+    )
+    if args.dask is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--dask needs Dask: pip install 'critter-kitchen[cluster]'") from None
+    records = _open(args.records) if args.records is not None else None
+    progress = Progress(err, games)
+    try:
+        summary = run(
+            spec,
+            workers=min(workers or default_workers(), MAX_WORKERS_DEFAULT if workers is None else MAX_WORKERS),
+            dask=args.dask,
+            progress=progress,
+            on_records=(lambda chunk: records.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in chunk))
+            if records is not None
+            else None,
+        )
+    finally:
+        progress.close()
+        if records is not None:
+            records.close()
+    from .report import build
+
+    report = build(summary, rs, players=players, seed=seed, effort=args.effort, studies=spec.studies)
+    shown_text = render(report)
+    if args.output is not None:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(shown_text)
+        except OSError as e:
+            raise CritterError(f"{args.output}: cannot write the report: {e.strerror or e}") from None
+    else:
+        out.write(shown_text)
+    return 0
+
+
+def _open(path: str) -> Any:
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the run ends
+    except OSError as e:
+        raise CritterError(f"{path}: cannot write the records: {e.strerror or e}") from None
+
+
+def _renderer(name: str) -> Any:
+    from . import report
+
+    if name == "json":
+        return lambda r: json.dumps(r, indent=2, ensure_ascii=False) + "\n"
+    if name == "csv":
+        return report.csv_text
+    if name == "html":
+        import importlib
+
+        try:  # written apart; absent from an install that lacks it
+            return importlib.import_module(f"{__package__}.html").render_html
+        except (ImportError, AttributeError):
+            raise UsageError("--format html is not available in this install") from None
+    return lambda r: report.text(r) + "\n"

@@ -1,0 +1,273 @@
+"""A run's summary as the report people read: JSON (the form INTERFACE.md fixes), text, CSV."""
+
+from __future__ import annotations
+
+from .stats import mean_interval, rate, rounded, wilson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..model.ruleset import Ruleset
+    from .stats import Summary
+
+FLAG_GAMES = 30  # fewer games than this in play: no flag, the normal interval is not to be trusted
+NOTES = (
+    "stars_mean: stars the card's own awards gave per game it was in play, all players together; "
+    "for a challenge card, the stars the meals served for it earned",
+    "stars_change_mean: all players' stars per game with the card less the same games scored without it "
+    "(a card that replaces a stage gives the stars of that stage, and changes only the difference)",
+    "winner_flip_rate: share of those games in which the same meals scored without the card name another winner",
+    "owner_win_rate: share of its games the card's holder won; owner_baseline: the win rate of the seats "
+    "its holders sat in, over every game",
+    "without a card: a challenge card keeps its place and loses its meals; a meal or course the rules "
+    "without the card refuse is not served",
+    "every interval is 95%: Wilson for rates, normal for means; flag: the card's stars interval lies wholly "
+    f"above ('strong') or below ('weak') those of every other card of its kind (cards in {FLAG_GAMES} games or more)",
+)
+
+
+def build(
+    summary: Summary, ruleset: Ruleset, *, players: int, seed: int, effort: str, studies: tuple[str, ...]
+) -> dict[str, Any]:
+    """The report's JSON object."""
+    seats = seat_rows(summary)
+    seat_rate = {row["priority"] - 1: (summary.seat_wins.get(row["priority"] - 1, 0), row["games"]) for row in seats}
+    notes = list(NOTES)
+    from .players import HAS_EFFORT
+
+    if effort == "fast" and not HAS_EFFORT:
+        notes.append(
+            "planner effort 'fast': this build's planner has no fast effort, so 'quick' (a trimmed pantry) played"
+        )
+    unverified = [name for name, number in ruleset.deal.items() if number.unverified]
+    for name in unverified:
+        notes.append(f"deal model '{name}' is unverified: {ruleset.deal[name].unverified}")
+    for p in ruleset.parameters.values():
+        if p.unverified:
+            notes.append(f"rule parameter '{p.name}' is unverified: {p.unverified}")
+    return {
+        "games": summary.games,
+        "players": players,
+        "seed": seed,
+        "effort": effort,
+        "packs": [p.id for p in ruleset.packs],
+        "model": {"unverified": unverified},
+        "cards": card_rows(summary, ruleset, seat_rate),
+        "seats": seats,
+        "stages": stage_rows(summary, ruleset),
+        "tiebreaks": [
+            {"name": name, "games": n, "rate": rate(n, summary.games)}
+            for name, n in sorted(summary.tiebreaks.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        "study": study_rows(summary, ruleset, studies) if studies else None,
+        "notes": notes,
+    }
+
+
+def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int, int]]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    kinds = list(ruleset.card_kinds)
+    for card_id, tally in summary.cards.items():
+        card = ruleset.cards[card_id]
+        mean, ci = mean_interval(tally.stars)
+        change, change_ci = mean_interval(tally.change)
+        n = tally.stars.n
+        held = tally.owner_games > 0
+        baseline = None
+        if held:
+            expected = sum(seats * seat_rate[s][0] / seat_rate[s][1] for s, seats in tally.owner_seats.items())
+            baseline = rounded(expected / tally.owner_games)
+        rows.append(
+            {
+                "id": card_id,
+                "kind": card.kind,
+                "name": card.name,
+                "games": n,
+                "stars_mean": mean,
+                "stars_ci": ci,
+                "stars_change_mean": change,
+                "stars_change_ci": change_ci,
+                "winner_flip_rate": rate(tally.flips, n),
+                "winner_flip_ci": wilson(tally.flips, n),
+                "owner_win_rate": rate(tally.owner_wins, tally.owner_games) if held else None,
+                "owner_win_ci": wilson(tally.owner_wins, tally.owner_games) if held else None,
+                "owner_baseline": baseline,
+                "flag": None,
+            }
+        )
+    rows.sort(
+        key=lambda r: (
+            kinds.index(r["kind"]) if r["kind"] in kinds else len(kinds),
+            -r["stars_mean"],
+            -r["winner_flip_rate"],
+            r["id"],
+        )
+    )
+    for row in rows:
+        others = [o for o in rows if o["kind"] == row["kind"] and o is not row and o["games"] >= FLAG_GAMES]
+        if others and row["games"] >= FLAG_GAMES:
+            if row["stars_ci"][0] > max(o["stars_ci"][1] for o in others):
+                row["flag"] = "strong"
+            elif row["stars_ci"][1] < min(o["stars_ci"][0] for o in others):
+                row["flag"] = "weak"
+    return rows
+
+
+def seat_rows(summary: Summary) -> list[dict[str, Any]]:
+    return [
+        {
+            "priority": seat + 1,
+            "games": games,
+            "wins": summary.seat_wins.get(seat, 0),
+            "win_rate": rate(summary.seat_wins.get(seat, 0), games),
+            "win_ci": wilson(summary.seat_wins.get(seat, 0), games),
+        }
+        for seat, games in sorted(summary.seat_games.items())
+    ]
+
+
+def stage_rows(summary: Summary, ruleset: Ruleset) -> list[dict[str, Any]]:
+    rows = []
+    for stage in ruleset.stage_names():
+        m = summary.stage_stars.get(stage)
+        if m is None:
+            continue
+        mean, ci = mean_interval(m)
+        hist = summary.stage_histogram.get(stage, {})
+        rows.append(
+            {"stage": stage, "stars_mean": mean, "stars_ci": ci, "histogram": {str(k): hist[k] for k in sorted(hist)}}
+        )
+    return rows
+
+
+def study_rows(summary: Summary, ruleset: Ruleset, studies: tuple[str, ...]) -> list[dict[str, Any]]:
+    rows = []
+    for card_id in studies:
+        arms = summary.studies.get(card_id)
+        if arms is None:
+            continue
+        with_arm, without_arm, difference = arms
+        w_mean, w_ci = mean_interval(with_arm.stars)
+        o_mean, o_ci = mean_interval(without_arm.stars)
+        d_mean, d_ci = mean_interval(difference)
+        rows.append(
+            {
+                "card": card_id,
+                "kind": ruleset.cards[card_id].kind,
+                "with": {"games": with_arm.stars.n, "stars_mean": w_mean, "stars_ci": w_ci},
+                "without": {"games": without_arm.stars.n, "stars_mean": o_mean, "stars_ci": o_ci},
+                "difference": d_mean,
+                "difference_ci": d_ci,
+            }
+        )
+    return rows
+
+
+def _ci(ci: list[float] | None) -> str:
+    return "-" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def text(report: dict[str, Any]) -> str:
+    """The report as tables: the cards of each kind strongest first, seats, stages, tie-breaks."""
+    lines = [
+        f"{report['games']} simulated games, {report['players']} players, seed {report['seed']}, "
+        f"packs {', '.join(report['packs'])}, planner {report['effort']}",
+    ]
+    kinds: list[str] = []
+    for row in report["cards"]:
+        if row["kind"] not in kinds:
+            kinds.append(row["kind"])
+    for kind in kinds:
+        rows = [r for r in report["cards"] if r["kind"] == kind]
+        width = max(len(r["id"]) for r in rows)
+        lines += ["", f"{kind} cards, strongest first", _card_header(width)]
+        for r in rows:
+            owner = (
+                f"{_num(r['owner_win_rate'])} {_ci(r['owner_win_ci'])} vs {_num(r['owner_baseline'])}"
+                if r["owner_win_rate"] is not None
+                else "-"
+            )
+            flag = f"  {r['flag'].upper()}" if r["flag"] else ""
+            lines.append(
+                f"  {r['id']:<{width}}  {r['games']:>7}  {_num(r['stars_mean']):>6} {_ci(r['stars_ci']):<16}"
+                f"  {_num(r['stars_change_mean']):>6} {_ci(r['stars_change_ci']):<16}"
+                f"  {_num(r['winner_flip_rate']):>5} {_ci(r['winner_flip_ci']):<14}  {owner}{flag}"
+            )
+    lines += ["", "priority seat  games  wins  win rate"]
+    for s in report["seats"]:
+        lines.append(
+            f"  {s['priority']:>11}  {s['games']:>5}  {s['wins']:>4}  {_num(s['win_rate'])} {_ci(s['win_ci'])}"
+        )
+    lines += ["", "stars per player per game, by stage"]
+    for st in report["stages"]:
+        lines.append(f"  {st['stage']:<24} {_num(st['stars_mean'])} {_ci(st['stars_ci'])}")
+    lines += ["", "what decided the winner"]
+    for tb in report["tiebreaks"]:
+        lines.append(f"  {tb['name']:<40} {tb['games']:>6}  {_num(tb['rate'])}")
+    if report["study"]:
+        lines += ["", "studies: total stars per game with the card forced in, and without it, same seeds"]
+        for st in report["study"]:
+            lines.append(
+                f"  {st['card']}: with {_num(st['with']['stars_mean'])}, without {_num(st['without']['stars_mean'])}, "
+                f"difference {_num(st['difference'])} {_ci(st['difference_ci'])}"
+            )
+    unverified = report["model"]["unverified"]
+    lines += [
+        "",
+        "unverified deal model numbers: " + (", ".join(unverified) if unverified else "none"),
+        "  (assumptions, not retail facts: see the notes in --format json and the packs' deal sections)",
+    ]
+    return "\n".join(lines)
+
+
+def _card_header(width: int) -> str:
+    return (
+        f"  {'card':<{width}}  {'games':>7}  {'stars/game [95% CI]':<23}  {'change [95% CI]':<23}"
+        f"  {'winner flips [95% CI]':<20}"
+        "  owner win rate [95% CI] vs seat baseline"
+    )
+
+
+CSV_COLUMNS = (
+    "id",
+    "kind",
+    "name",
+    "games",
+    "stars_mean",
+    "stars_ci",
+    "stars_change_mean",
+    "stars_change_ci",
+    "winner_flip_rate",
+    "winner_flip_ci",
+    "owner_win_rate",
+    "owner_win_ci",
+    "owner_baseline",
+    "flag",
+)  # each interval is two columns, _low and _high
+
+
+def _csv_header() -> list[str]:
+    return [name for key in CSV_COLUMNS for name in ((f"{key}_low", f"{key}_high") if key.endswith("_ci") else (key,))]
+
+
+def _cell(x: Any) -> Any:
+    return "" if x is None else x
+
+
+def csv_text(report: dict[str, Any]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(_csv_header())
+    for r in report["cards"]:
+        writer.writerow(
+            [_cell(x) for key in CSV_COLUMNS for x in ((r[key] or [None, None]) if key.endswith("_ci") else [r[key]])]
+        )
+    return out.getvalue()

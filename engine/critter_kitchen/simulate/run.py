@@ -1,0 +1,257 @@
+"""A run of simulated games cut into chunks, on one process, a local pool, or a Dask cluster.
+
+Game ``i`` of a run depends only on the run's seed and ``i`` (see game.game_rng), and a
+chunk's summary holds only integers, so the merged summary, and the report's bytes, are the
+same whatever the chunk order, the number of workers or the backend.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+
+from .stats import Summary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    from ..model.ruleset import Ruleset
+    from .game import Setup
+
+CHUNK_SECONDS = 1.0  # work per chunk: the scheduler's cost per task (milliseconds) vanishes beside it
+MAX_CHUNK_GAMES = 1024
+MAX_WORKERS_DEFAULT = 64  # the default (every core) is capped: a huge machine gets a pool of this size
+WINDOW = 4  # chunks waiting per worker: enough to keep workers busy, few enough to keep memory flat
+
+
+class Spec:
+    """What a worker needs to play a chunk: plain values only, so it pickles anywhere."""
+
+    def __init__(
+        self,
+        folders: tuple[str, ...],
+        games: int,
+        players: int,
+        seed: int,
+        *,
+        effort: str = "fast",
+        card_counts: tuple[tuple[str, int], ...] = (),
+        studies: tuple[str, ...] = (),
+        records: bool = False,
+        chunk_games: int = 0,
+        first: int = 0,
+    ) -> None:
+        self.folders = folders
+        self.games = games
+        self.players = players
+        self.seed = seed
+        self.effort = effort
+        self.card_counts = card_counts
+        self.studies = studies
+        self.records = records
+        self.chunk_games = chunk_games  # 0: sized from the time of the first game (see run)
+        self.first = first  # games before this one are played apart
+
+    @property
+    def chunks(self) -> int:
+        return -(-(self.games - self.first) // max(1, self.chunk_games))
+
+    def sized(self, chunk_games: int, first: int) -> Spec:
+        return Spec(
+            self.folders,
+            self.games,
+            self.players,
+            self.seed,
+            effort=self.effort,
+            card_counts=self.card_counts,
+            studies=self.studies,
+            records=self.records,
+            chunk_games=chunk_games,
+            first=first,
+        )
+
+
+@functools.lru_cache(maxsize=4)
+def ruleset_of(folders: tuple[str, ...]) -> Ruleset:
+    """The ruleset of these pack folders, loaded once per process."""
+    from ..loading.cached import load_ruleset
+
+    return load_ruleset(list(folders))
+
+
+@functools.lru_cache(maxsize=4)
+def _setup(spec_key: tuple[Any, ...]) -> Setup:
+    from .deal import DealModel
+    from .game import Setup
+
+    folders, players, seed, effort, card_counts = spec_key
+    rs = ruleset_of(folders)
+    return Setup(
+        DealModel(rs),
+        players,
+        seed,
+        effort=effort,
+        card_counts=dict(card_counts),
+        pack_ids=tuple(p.id for p in rs.packs[1:]),
+    )
+
+
+def setup_of(spec: Spec) -> Setup:
+    return _setup((spec.folders, spec.players, spec.seed, spec.effort, spec.card_counts))
+
+
+def play_chunk(spec: Spec, chunk: int) -> tuple[int, Summary, list[dict[str, Any]]]:
+    """Play and score chunk ``chunk`` of the run: its summary, and its records when asked."""
+    from .game import play
+
+    setup = setup_of(spec)
+    rs = setup.model.ruleset
+    summary = Summary()
+    records: list[dict[str, Any]] = []
+    start = spec.first + chunk * spec.chunk_games
+    for index in range(start, min(spec.games, start + spec.chunk_games)):
+        record = play(setup, index)
+        tally_game(rs, summary, record)
+        if spec.records:
+            records.append(record)
+        for card_id in spec.studies:
+            card = rs.cards[card_id]
+            with_card = total_stars(rs, play(setup, index, card, forced=True))
+            without = total_stars(rs, play(setup, index, card, forced=False))
+            summary.add_study(card_id, with_card, without)
+    return chunk, summary, records
+
+
+def total_stars(rs: Ruleset, record: dict[str, Any]) -> int:
+    from ..loading.records import read_record
+    from ..stages.runner import score_game
+
+    result = score_game(read_record(rs, record, "<simulated>"))
+    return sum(p.stars for p in result.game.players)
+
+
+def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
+    """Score the game, then again without each card in play, and count what each card did."""
+    from ..loading.records import read_record
+    from ..stages.runner import score_game
+    from .paired import score_without
+
+    result = score_game(read_record(rs, record, "<simulated>"))
+    summary.add_game(result, [s.name for s in rs.stages])
+    game = result.game
+    winner = result.winner.name
+    total = sum(p.stars for p in game.players)
+    seen: set[str] = set()
+    for card, _ in game.cards_in_play():
+        if card.kind == rs.rules_kind or card.id in seen:
+            continue
+        seen.add(card.id)
+        again = score_without(rs, record, card.id)
+        change = total - sum(p.stars for p in again.game.players)
+        if rs.card_kinds[card.kind] == "cards.challenges":
+            stars = change  # what its meals earned
+        else:
+            stars = sum(a.stars for a in result.awards if a.card == card.id)
+        owners = [(p.index, p.name == winner) for p in game.players if card in p.owned]
+        summary.add_card(card.id, stars, change, again.winner.name != winner, owners)
+
+
+def run(
+    spec: Spec,
+    workers: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_records: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> Summary:
+    """Every chunk of the run, merged; ``progress`` hears the games done, ``on_records`` gets
+    each chunk's records in game order.
+
+    Unless the spec fixes the chunk size, the first game is played here, alone, and its time
+    sizes the chunks of the others to about ``CHUNK_SECONDS`` each. Which games a chunk holds
+    never changes what a game is, so the size changes no figure."""
+    total = Summary()
+    pending: dict[int, list[dict[str, Any]]] = {}
+    next_chunk = 0
+    done = 0
+    if spec.chunk_games == 0:
+        started = time.perf_counter()
+        _, summary, records = play_chunk(spec.sized(1, 0), 0)
+        took = time.perf_counter() - started
+        total.merge(summary)
+        done = summary.games
+        if on_records is not None:
+            on_records(records)
+        if progress is not None:
+            progress(done)
+        games = max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(took, 1e-6))))
+        spec = spec.sized(games, 1)
+    for chunk, summary, records in _results(spec, workers, dask):
+        total.merge(summary)
+        done += summary.games
+        if on_records is not None:
+            pending[chunk] = records
+            while next_chunk in pending:
+                on_records(pending.pop(next_chunk))
+                next_chunk += 1
+        if progress is not None:
+            progress(done)
+    return total
+
+
+def _results(spec: Spec, workers: int, dask: str | None) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    chunks = range(spec.chunks)
+    if dask is not None:
+        yield from _dask_results(spec, dask)
+    elif workers <= 1 or spec.chunks <= 1:
+        for chunk in chunks:
+            yield play_chunk(spec, chunk)
+    else:
+        yield from _pool_results(spec, min(workers, spec.chunks))
+
+
+def _pool_results(spec: Spec, workers: int) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    """The chunks on a local process pool, a few waiting per worker (never every chunk at once,
+    so ten million games queue no more than a short window)."""
+    import collections
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+    with context.Pool(workers) as pool:
+        chunks = iter(range(spec.chunks))
+        pending = collections.deque(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, workers * WINDOW))
+        while pending:
+            result = pending.popleft().get()
+            pending.extend(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, 1))
+            yield result
+
+
+def _dask_results(spec: Spec, address: str) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    from distributed import Client, as_completed
+
+    with Client(address) as client:  # type: ignore[no-untyped-call]
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        chunks = iter(range(spec.chunks))
+        first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, workers * WINDOW)]
+        queue = as_completed(first)  # type: ignore[no-untyped-call]
+        for future in queue:
+            yield future.result()
+            future.release()
+            for c in _take(chunks, 1):
+                queue.add(client.submit(play_chunk, spec, c, pure=False))  # type: ignore[no-untyped-call]
+
+
+def _take(items: Iterator[int], n: int) -> list[int]:
+    out = []
+    for _ in range(n):
+        try:
+            out.append(next(items))
+        except StopIteration:
+            break
+    return out
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

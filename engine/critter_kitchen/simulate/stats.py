@@ -1,0 +1,170 @@
+"""Per-chunk summaries of simulated games, merged exactly, and the figures they give.
+
+A summary holds integer counts and sums only (sums of squares too), so merging chunks in
+any order gives the same numbers and the report the same bytes; memory does not grow with
+the number of games. Floats appear only in :func:`report`, rounded to ``DIGITS``.
+"""
+
+from __future__ import annotations
+
+import math
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..stages.runner import Result
+
+DIGITS = 4
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+class Moments:
+    """Count, sum and sum of squares of integer observations."""
+
+    __slots__ = ("n", "total", "squares")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0
+        self.squares = 0
+
+    def add(self, x: int) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+
+    def merge(self, other: Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+
+class CardTally:
+    """One card's games, own-award stars, winner flips, and its owners' wins by seat."""
+
+    __slots__ = ("stars", "change", "flips", "owner_games", "owner_wins", "owner_seats")
+
+    def __init__(self) -> None:
+        self.stars = Moments()
+        self.change = Moments()  # all players' stars with the card less those without it, same meals
+        self.flips = 0
+        self.owner_games = 0
+        self.owner_wins = 0
+        self.owner_seats: dict[int, int] = {}  # seat -> games its owner sat there
+
+    def merge(self, other: CardTally) -> None:
+        self.stars.merge(other.stars)
+        self.change.merge(other.change)
+        self.flips += other.flips
+        self.owner_games += other.owner_games
+        self.owner_wins += other.owner_wins
+        for seat, n in other.owner_seats.items():
+            self.owner_seats[seat] = self.owner_seats.get(seat, 0) + n
+
+
+class Arm:
+    """One arm of a study: stars of all players per game, and the games themselves."""
+
+    __slots__ = ("stars",)
+
+    def __init__(self) -> None:
+        self.stars = Moments()
+
+
+class Summary:
+    """Everything a run reports, for any number of games, mergeable."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.seat_wins: dict[int, int] = {}
+        self.seat_games: dict[int, int] = {}
+        self.stage_stars: dict[str, Moments] = {}
+        self.stage_histogram: dict[str, dict[int, int]] = {}
+        self.tiebreaks: dict[str, int] = {}
+        self.cards: dict[str, CardTally] = {}
+        self.studies: dict[str, tuple[Arm, Arm, Moments]] = {}  # card -> with, without, paired difference
+
+    def add_game(self, result: Result, stage_names: list[str]) -> None:
+        self.games += 1
+        winner = result.winner.index
+        for player in result.game.players:
+            _bump(self.seat_games, player.index)
+            for stage in stage_names:
+                got = player.stage_stars.get(stage, 0)
+                self.stage_stars.setdefault(stage, Moments()).add(got)
+                _bump(self.stage_histogram.setdefault(stage, {}), got)
+        _bump(self.seat_wins, winner)
+        _bump(self.tiebreaks, result.decided_by)
+
+    def add_card(self, card: str, stars: int, change: int, flipped: bool, owners: list[tuple[int, bool]]) -> None:
+        tally = self.cards.setdefault(card, CardTally())
+        tally.stars.add(stars)
+        tally.change.add(change)
+        tally.flips += flipped
+        for seat, won in owners:
+            tally.owner_games += 1
+            tally.owner_wins += won
+            _bump(tally.owner_seats, seat)
+
+    def add_study(self, card: str, with_stars: int, without_stars: int) -> None:
+        arms = self.studies.setdefault(card, (Arm(), Arm(), Moments()))
+        arms[0].stars.add(with_stars)
+        arms[1].stars.add(without_stars)
+        arms[2].add(with_stars - without_stars)
+
+    def merge(self, other: Summary) -> None:
+        self.games += other.games
+        for mine, theirs in ((self.seat_wins, other.seat_wins), (self.seat_games, other.seat_games)):
+            for k, n in theirs.items():
+                _bump(mine, k, n)
+        for label, n in other.tiebreaks.items():
+            _bump(self.tiebreaks, label, n)
+        for stage, m in other.stage_stars.items():
+            self.stage_stars.setdefault(stage, Moments()).merge(m)
+        for stage, hist in other.stage_histogram.items():
+            mine = self.stage_histogram.setdefault(stage, {})
+            for k, n in hist.items():
+                _bump(mine, k, n)
+        for card, tally in other.cards.items():
+            self.cards.setdefault(card, CardTally()).merge(tally)
+        for card, (w, wo, d) in other.studies.items():
+            arms = self.studies.setdefault(card, (Arm(), Arm(), Moments()))
+            arms[0].stars.merge(w.stars)
+            arms[1].stars.merge(wo.stars)
+            arms[2].merge(d)
+
+
+def _bump(counts: dict[Any, int], key: Any, n: int = 1) -> None:
+    counts[key] = counts.get(key, 0) + n
+
+
+def rounded(x: float) -> float:
+    return round(x, DIGITS) + 0.0  # + 0.0: never "-0.0"
+
+
+def wilson(successes: int, n: int) -> list[float] | None:
+    """The Wilson score 95% interval of a rate, or None without observations."""
+    if n == 0:
+        return None
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return [rounded(max(0.0, centre - half)), rounded(min(1.0, centre + half))]
+
+
+def mean_interval(m: Moments) -> tuple[float | None, list[float] | None]:
+    """The mean and its normal 95% interval from the count, sum and sum of squares."""
+    if m.n == 0:
+        return None, None
+    mean = m.total / m.n
+    if m.n == 1:
+        return rounded(mean), [rounded(mean), rounded(mean)]
+    variance = max(0, m.n * m.squares - m.total * m.total) / (m.n * (m.n - 1))  # exact integers until here
+    half = Z95 * math.sqrt(variance / m.n)
+    return rounded(mean), [rounded(mean - half), rounded(mean + half)]
+
+
+def rate(successes: int, n: int) -> float | None:
+    return rounded(successes / n) if n else None

@@ -1,0 +1,101 @@
+"""Balance lab speed: simulated games with every per-card rescoring, on one core, a pool, Dask.
+
+    python tools/bench_simulate.py [--games 40] [--players 5] [--effort fast] [--pack DIR|ID]... [--no-dask]
+
+Prints, in one run (the machine is shared: compare figures within a run):
+- games/s on one core, 5-player base games with the per-card paired rescoring, and the share
+  of that time the planner takes (goal: 300 games/s);
+- 2 worker processes over 1, and a Dask LocalCluster of 2 processes over 1 (goal: 1.8x);
+- the time 100,000 games would take at the all-cores rate measured;
+- peak memory of one worker process running N and 4N games (goal: flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import subprocess
+import sys
+import time
+
+from critter_kitchen.api import packs_for
+from critter_kitchen.simulate.run import Spec, default_workers, run
+
+
+def timed(spec: Spec, **where: object) -> float:
+    started = time.perf_counter()
+    summary = run(spec, **where)  # type: ignore[arg-type]
+    assert summary.games == spec.games
+    return time.perf_counter() - started
+
+
+def planner_share(spec: Spec) -> float:
+    profile = cProfile.Profile()
+    profile.enable()
+    run(spec)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    total: float = stats.total_tt  # type: ignore[attr-defined]
+    planned = sum(
+        row[3]
+        for (file, _, name), row in stats.stats.items()  # type: ignore[attr-defined]
+        if name in ("plan_challenge_round", "plan_critic_meal") and file.endswith("players.py")
+    )
+    return planned / total if total else 0.0
+
+
+def peak_rss_kib(folders: tuple[str, ...], games: int, players: int) -> int:
+    code = (
+        "import resource, sys\n"
+        "from critter_kitchen.simulate.run import Spec, run\n"
+        f"run(Spec({folders!r}, {games}, {players}, 1))\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--pack", action="append", default=[])
+    parser.add_argument("--effort", choices=("quick", "fast", "exact"), default="fast")
+    parser.add_argument("--no-dask", action="store_true")
+    args = parser.parse_args()
+    folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
+    spec = Spec(folders, args.games, args.players, 1, effort=args.effort)
+    run(Spec(folders, 1, args.players, 1))  # load the packs (and fill the cache) outside the timings
+    one = timed(spec)
+    rate = args.games / one
+    print(
+        f"one core, planner effort {args.effort}: {args.games} games of {args.players} players with every per-card "
+        f"rescoring in {one:.2f} s = {rate:.1f} games/s (goal 300)"
+    )
+    print(f"  the planner's share of that time: {planner_share(spec):.0%}")
+    two = timed(spec, workers=2)
+    print(f"2 workers over 1: {one / two:.2f}x (goal 1.8x)")
+    if not args.no_dask:
+        try:
+            from distributed import LocalCluster
+        except ImportError:
+            print("Dask LocalCluster: not measured (pip install 'critter-kitchen[cluster]')")
+        else:
+            with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+                timed(
+                    Spec(folders, 4, args.players, 1, effort=args.effort), dask=cluster.scheduler_address
+                )  # workers load the packs
+                on_dask = timed(spec, dask=cluster.scheduler_address)
+            print(f"Dask LocalCluster of 2 over 1 worker: {one / on_dask:.2f}x (goal 1.8x)")
+    cores = default_workers()
+    best = args.games / min(one, two) if cores > 1 else rate
+    print(f"100,000 games at the rate of {min(cores, 2)} workers measured here: {100_000 / best / 60:.1f} minutes")
+    small, large = args.games // 4 or 1, args.games
+    low, high = peak_rss_kib(folders, small, args.players), peak_rss_kib(folders, large, args.players)
+    print(f"peak memory of one worker: {low / 1024:.1f} MiB for {small} games, {high / 1024:.1f} MiB for {large}")
+
+
+if __name__ == "__main__":
+    main()
