@@ -180,7 +180,7 @@ def test_the_other_python_runs_the_compiled_modules(both_builds: dict[str, dict]
 @needs_compiled
 def test_the_corpora_print_the_same_in_both_builds(both_builds: dict[str, dict]) -> None:
     pure, compiled = both_builds["pure"]["driver"]["runs"], both_builds["compiled"]["driver"]["runs"]
-    assert len(pure) == len(compiled) > 100
+    assert len(pure) == len(compiled) > 80
     for expected, got in zip(pure, compiled, strict=True):
         assert got == expected, expected[0]
     statuses = {status for _, status, _, _ in pure}

@@ -4,7 +4,7 @@
 
 COMPILED_PYTHON is the python of a venv with the compiled build installed
 (``HATCH_BUILD_HOOK_ENABLE_MYPYC=1 pip install ...``); the python running this script
-is the pure package's. Both score the same random 5-player games of tools/bench.py
+is the pure package's. Both score the same kinds of random 5-player games as tools/bench.py
 (full games with a critic, rumors and restaurateurs; and base-rule games, also scored by
 the independent oracle of the tests), in rounds that alternate between the builds; each
 figure is the best round. The machine is shared and noisy: compare the ratios.
@@ -20,12 +20,13 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-# One round in one python: the best pass of scoring every record, in seconds a game.
+# One round in one python: the best of its passes over every record, in seconds a game.
+# Many short passes, since one pause of the process spoils a whole pass on a loaded machine.
 MEASURE = """
 import gc, json, sys, time
+PASSES = 10
 import critter_kitchen.stages.runner as runner
 from critter_kitchen import load_ruleset, score_record
 samples = json.load(open(sys.argv[1]))
@@ -34,7 +35,7 @@ gc.collect(); gc.freeze()
 out = {"compiled": not runner.__file__.endswith(".py")}
 for name, records in samples.items():
     best = float("inf")
-    for _ in range(3):
+    for _ in range(PASSES):
         start = time.perf_counter()
         for record in records:
             score_record(record, rules)
@@ -45,7 +46,7 @@ if "--oracle" in sys.argv:
     import gen, oracle
     requirements = gen.challenge_requirements()
     best = float("inf")
-    for _ in range(3):
+    for _ in range(PASSES):
         start = time.perf_counter()
         for record in samples["base"]:
             oracle.score_record(record, requirements)
@@ -53,6 +54,33 @@ if "--oracle" in sys.argv:
     out["oracle"] = best
 print(json.dumps(out))
 """
+
+
+def five_player_games(strategy_name: str, count: int) -> list[dict]:
+    """``count`` random legal 5-player records of the test generators: those of tools/bench.py,
+    drawn until there are enough rather than for a fixed number of examples."""
+    import gen
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    class Enough(Exception):
+        pass
+
+    found: list[dict] = []
+
+    @settings(max_examples=count * 50, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(getattr(gen, strategy_name)())
+    def collect(record: dict) -> None:
+        if len(record["players"]) == 5:
+            found.append(json.loads(json.dumps(record)))
+        if len(found) >= count:
+            raise Enough
+
+    try:
+        collect()
+    except Enough:
+        pass
+    return found[:count]
 
 
 def one_round(python: str, samples: str, *, oracle: bool) -> dict[str, float]:
@@ -67,9 +95,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="random games of each kind")
     parser.add_argument("--rounds", type=int, default=6, help="alternating rounds per build")
     args = parser.parse_args()
-    from bench import sample
-
-    samples = {"full": sample("full_games", args.games, 5), "base": sample("games", args.games, 5)}
+    samples = {"full": five_player_games("full_games", args.games), "base": five_player_games("games", args.games)}
     best: dict[str, dict[str, float]] = {"pure": {}, "compiled": {}}
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         json.dump(samples, f)
