@@ -49,11 +49,14 @@ def compiled_modules() -> list[str]:
 
 
 # What each python runs, from the repository root, with -I so that only its installed
-# package is importable: every command in-process, as the tests run them.
+# package is importable: every command in-process, as the tests run them. Where each
+# build is installed differs, so its folder is written as <package> (`packs` shows it).
 DRIVER = """
-import contextlib, importlib, io, json, sys
+import contextlib, importlib, io, json, os, sys
 request = json.load(sys.stdin)
+import critter_kitchen
 from critter_kitchen.cli import main
+package = os.path.dirname(critter_kitchen.__file__)
 files = {name: importlib.import_module(name).__file__ for name in request["modules"]}
 runs = []
 for argv in request["commands"]:
@@ -63,7 +66,8 @@ for argv in request["commands"]:
             status = main(argv)
         except SystemExit as e:
             status = e.code
-    runs.append([argv, status, out.getvalue(), err.getvalue()])
+    shown = [text.getvalue().replace(package, "<package>") for text in (out, err)]
+    runs.append([argv, status, *shown])
 json.dump({"files": files, "runs": runs}, sys.stdout)
 """
 
