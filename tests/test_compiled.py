@@ -50,13 +50,14 @@ def compiled_modules() -> list[str]:
 
 # What each python runs, from the repository root, with -I so that only its installed
 # package is importable: every command in-process, as the tests run them. Where each
-# build is installed differs, so its folder is written as <package> (`packs` shows it).
+# build keeps its shipped packs differs (an editable install keeps them in the checkout),
+# so that folder is written as <cards> (`packs` shows it).
 DRIVER = """
-import contextlib, importlib, io, json, os, sys
+import contextlib, importlib, io, json, sys
 request = json.load(sys.stdin)
-import critter_kitchen
 from critter_kitchen.cli import main
-package = os.path.dirname(critter_kitchen.__file__)
+from critter_kitchen.loading.paths import shipped_cards
+cards = shipped_cards()
 files = {name: importlib.import_module(name).__file__ for name in request["modules"]}
 runs = []
 for argv in request["commands"]:
@@ -66,7 +67,7 @@ for argv in request["commands"]:
             status = main(argv)
         except SystemExit as e:
             status = e.code
-    shown = [text.getvalue().replace(package, "<package>") for text in (out, err)]
+    shown = [text.getvalue().replace(cards, "<cards>") for text in (out, err)]
     runs.append([argv, status, *shown])
 json.dump({"files": files, "runs": runs}, sys.stdout)
 """
