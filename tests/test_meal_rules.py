@@ -196,13 +196,23 @@ def test_card_text_mentions_the_hold_token_only_when_it_is_used(repeated: Rulese
 # Fast paths off: the same games and the same problems
 
 
+def field_names(obj: Any) -> list[str]:
+    """An object's fields: its slots or its ``__dict__``, or in the compiled build (whose
+    classes have neither) the list mypyc keeps of them."""
+    compiled = getattr(type(obj), "__mypyc_attrs__", None)
+    if compiled is not None:
+        return [name for name in compiled if name != "__dict__"]
+    slots = getattr(type(obj), "__slots__", None)
+    return list(slots) if slots is not None else list(vars(obj))
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """Every field of a read game, as plain data (players named, cards by id)."""
 
     def player(p: Any) -> dict[str, Any]:
-        out = {name: getattr(p, name) for name in p.__slots__ if name not in ("owned", "courses")}
+        out = {name: getattr(p, name) for name in field_names(p) if name not in ("owned", "courses")}
         out["owned"] = [c.id for c in p.owned]
-        out["courses"] = {k: [getattr(c, n) for n in c.__slots__] for k, c in p.courses.items()}
+        out["courses"] = {k: [getattr(c, n) for n in field_names(c)] for k, c in p.courses.items()}
         out["course_order"] = list(p.courses)
         return out
 
@@ -217,7 +227,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             "quality": m.quality,
         }
 
-    fields = dict(vars(game))
+    fields = {name: getattr(game, name) for name in field_names(game)}
     assert fields.pop("ruleset") is game.ruleset
     return {
         **fields,

@@ -43,8 +43,9 @@ CODES: dict[str, str] = {
 class Problem(Value):
     """One thing wrong with one input, located as precisely as the input allows."""
 
-    __slots__ = ("path", "line", "column", "message", "code", "where", "excerpt")
-    _compared = __slots__[:-1]  # the excerpt only shows the place again
+    _fields = ("path", "line", "column", "message", "code", "where", "excerpt")
+    __slots__ = _fields
+    _compared = _fields[:-1]  # the excerpt only shows the place again
 
     def __init__(
         self,

@@ -5,23 +5,30 @@ than the whole of scoring a game. Classes on that path declare ``__slots__`` and
 own ``__init__``; this base gives them equality, hashing, ordering and a repr from the
 slots, as a frozen dataclass would.
 
-It also holds :class:`WrittenFloat`, the one number type the file readers make that
-remembers its source text.
+Each subclass lists its fields in ``_fields`` and sets ``__slots__`` from it: a class
+compiled by mypyc keeps no ``__slots__`` attribute, so the list this base reads must be
+an attribute of its own.
+
+It also offers :class:`WrittenFloat`, the one number type the file readers make that
+remembers its source text (defined in :mod:`critter_kitchen.interpreted`).
 """
 
 from __future__ import annotations
 
+from .interpreted import WrittenFloat as WrittenFloat  # where the readers have always found it
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
 
 
 class Value:
     __slots__: tuple[str, ...] = ()
-    _compared: tuple[str, ...] = ()  # slots that equality and ordering look at; all when empty
+    _fields: ClassVar[tuple[str, ...]] = ()  # every field, in order: what the repr shows
+    _compared: ClassVar[tuple[str, ...]] = ()  # fields that equality and ordering look at; all when empty
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in (self._compared or self.__slots__))
+        return tuple(getattr(self, name) for name in (self._compared or self._fields))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Value) and type(other) is type(self) and self._key() == other._key()
@@ -35,24 +42,5 @@ class Value:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__name__}({fields})"
-
-
-class WrittenFloat(float):
-    """A fractional number read from a file, with its text as written (``2.50``, ``1e3``, ``.inf``).
-
-    Numbers in the game are whole, so a fraction is only ever reported as wrong; keeping its
-    text lets the message show what the file says rather than Python's rendering of it.
-    """
-
-    __slots__ = ("text",)
-    text: str
-
-    def __new__(cls, text: str, value: float | None = None) -> WrittenFloat:
-        number = super().__new__(cls, float(text) if value is None else value)
-        number.text = text
-        return number
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return WrittenFloat, (self.text, float(self))

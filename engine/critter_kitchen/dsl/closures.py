@@ -19,6 +19,7 @@ from __future__ import annotations
 from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 
 from ..errors import EvaluationError
+from ..interpreted import Ranked
 from .budget import MAX_AWARDS, charge, spend, too_many_awards
 from .registry import FUNCTIONS
 
@@ -44,12 +45,6 @@ class Frame:
         self.stage = stage
         self.owner = owner
         self.slots: list[Any] = [None] * size
-
-
-class Ranked(tuple):  # type: ignore[type-arg]
-    """The items that share the highest (or lowest) number, with that number."""
-
-    value: int | None = None
 
 
 class Compiled:

@@ -84,19 +84,26 @@ def _core_tag(text: str) -> str:
     return _STR
 
 
-class _Loader(_BaseLoader):
-    """libyaml's parser and composer with YAML 1.2 core tags in place of PyYAML's 1.1 resolvers."""
+def _resolve(kind: Any, value: Any, implicit: Any) -> str:
+    """The tag of a node without a tag of its own (or with the bare '!'): YAML 1.2 core tags.
 
-    def resolve(self, kind: Any, value: Any, implicit: tuple[bool, bool]) -> str:
-        # Called only for nodes without a tag of their own (or with the bare '!').
-        if kind is yaml.ScalarNode:
-            # implicit[0] holds for a plain scalar; a quoted one is text
-            return _core_tag(value) if implicit[0] else _STR
-        return _MAP if kind is yaml.MappingNode else _SEQ
+    ``implicit`` is a pair of flags for a scalar, but one flag for a collection (libyaml).
+    """
+    if kind is yaml.ScalarNode:
+        # implicit[0] holds for a plain scalar; a quoted one is text
+        return _core_tag(value) if implicit[0] else _STR
+    return _MAP if kind is yaml.MappingNode else _SEQ
+
+
+# libyaml's parser and composer with _resolve in place of PyYAML's YAML 1.1 resolvers. Made
+# by a call rather than a class statement so that it stays a Python class in the compiled
+# build as well: mypyc cannot make a native class that derives from libyaml's C parser.
+_Loader: Any = type("_Loader", (_BaseLoader,), {"resolve": staticmethod(_resolve)})
 
 
 class Mark(Value):
-    __slots__ = ("line", "column", "style", "end_line")
+    _fields = ("line", "column", "style", "end_line")
+    __slots__ = _fields
 
     def __init__(self, line: int, column: int, style: str | None = None, end_line: int = 0) -> None:
         self.line = line  # 1-based

@@ -27,7 +27,8 @@ class Course:
 class Ingredient(Value):
     """One ingredient of a challenge meal."""
 
-    __slots__ = ("type", "value", "spices")
+    _fields = ("type", "value", "spices")
+    __slots__ = _fields
 
     def __init__(self, type: str, value: int, spices: tuple[str, ...] = ()) -> None:
         self.type = type
@@ -114,7 +115,8 @@ class Meal:
 class Award(Value):
     """Stars given to one player by one card at one stage."""
 
-    __slots__ = ("player", "stage", "stars", "card", "reason", "value", "group", "tied")
+    _fields = ("player", "stage", "stars", "card", "reason", "value", "group", "tied")
+    __slots__ = _fields
 
     def __init__(
         self,

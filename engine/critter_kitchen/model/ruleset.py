@@ -48,8 +48,6 @@ class Effect(_Syntax):
     """One DSL program of a card, hooked to a stage."""
 
     __slots__ = ("timing", "stage", "code")
-    if TYPE_CHECKING:
-        ast: Program
 
     def __init__(self, timing: str, stage: str, ast: Program | bytes, code: Compiled | None = None) -> None:
         super().__init__(ast)
@@ -63,8 +61,6 @@ class Effect(_Syntax):
 
 class Stage(_Syntax):
     __slots__ = ("name", "description", "card", "code")
-    if TYPE_CHECKING:
-        ast: Program | None
 
     def __init__(
         self, name: str, description: str, card: str, ast: Program | bytes | None, code: Compiled | None = None
@@ -81,8 +77,6 @@ class Stage(_Syntax):
 
 class TieBreak(_Syntax):
     __slots__ = ("label", "code")
-    if TYPE_CHECKING:
-        ast: Expr
 
     def __init__(self, label: str, ast: Expr | bytes, code: Compiled | None = None) -> None:
         super().__init__(ast)
@@ -118,6 +112,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
 
+    # Cached rulesets are pickled. The compiled build's classes cannot be made without
+    # their arguments, so each class of a ruleset says how to make it again.
+    def __reduce__(self) -> tuple[Any, ...]:
+        made_later = {"requires": self.requires, "effects": self.effects, "parameters": self.parameters}
+        return Card, (self.id, self.kind, self.name, self.pack, self.path, self.pos, self.data), made_later
+
 
 class Parameter:
     def __init__(self, name: str, type: str, value: Any, description: str, unverified: str = "") -> None:
@@ -126,6 +126,9 @@ class Parameter:
         self.value = value
         self.description = description
         self.unverified = unverified  # why the value is not confirmed, if it is not
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Parameter, (self.name, self.type, self.value, self.description, self.unverified)
 
 
 class DealNumber:
@@ -144,6 +147,9 @@ class Pack:
         self.name = name
         self.path = path
         self.requires = requires
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Pack, (self.id, self.name, self.path, self.requires)
 
 
 class Ruleset:

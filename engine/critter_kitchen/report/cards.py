@@ -29,10 +29,7 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     ]
     stages = [s for s in ruleset.stages if s.card == card.id and s.ast is not None]
     if stages:
-        out["stages"] = [
-            {"id": s.name, "description": s.description, "english": program_lines(s.ast)}  # type: ignore[arg-type]
-            for s in stages
-        ]
+        out["stages"] = [{"id": s.name, "description": s.description, "english": program_lines(s.ast)} for s in stages]
     return out
 
 

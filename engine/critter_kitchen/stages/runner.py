@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 class Standing(Value):
     """One player's place in the final order."""
 
-    __slots__ = ("rank", "player", "stars", "critic_quality")
+    _fields = ("rank", "player", "stars", "critic_quality")
+    __slots__ = _fields
 
     def __init__(self, rank: int, player: Player, stars: int, critic_quality: int) -> None:
         self.rank = rank
