@@ -288,3 +288,33 @@ def test_every_value_class_lists_its_fields() -> None:
         if "__slots__" in cls.__dict__:  # the pure build
             assert cls.__slots__ == cls._fields, cls
         assert set(cls._compared) <= set(cls._fields), cls
+
+
+def test_every_cached_class_that_needs_arguments_says_how_to_unpickle_it() -> None:
+    """A compiled class is unpickled by calling ``__init__`` with no arguments unless it has
+    ``__reduce__``; a class of a cache entry that needs arguments and lacks it makes the
+    compiled build's cache miss on every run. This holds in the pure build too, so a new class
+    of the ruleset is caught without building the compiled one."""
+    import inspect
+
+    from critter_kitchen.loading.cached import ENTRY_CLASSES
+
+    lacking = []
+    for admitted in ENTRY_CLASSES:
+        module_name, _, class_name = admitted.rpartition(".")
+        module = importlib.import_module(module_name)
+        classes = (
+            [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module_name]
+            if class_name == "*"
+            else [getattr(module, class_name)]
+        )
+        for cls in classes:
+            required = [
+                p
+                for p in inspect.signature(cls.__init__).parameters.values()
+                if p.name != "self" and p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+            ]
+            # a private base (_Syntax) is never pickled itself; its subclasses are checked
+            if required and "__reduce__" not in vars(cls) and not cls.__name__.startswith("_"):
+                lacking.append(f"{module_name}.{cls.__name__}")
+    assert lacking == []
