@@ -109,6 +109,10 @@ def test_what_the_programs_in_play_see_of_a_critic_meal(tested, alc):
     # Soup Saver reads the tokens kept and the courses served in one effect.
     assert proofs(tested, "soup-saver") == ((6, None, None, None), True, False)
     assert proofs(alc) == ((6, None, None, None), True, True)
+    # Underdog's star goes to the lowest of every player: the only one, whatever the stars.
+    assert proofs(tested, "underdog") == ((6, None, None, None), True, True)
+    # Sir Reginald Crumb reads the stars of a stage and the courses served.
+    assert proofs(tested, "sir-reginald-crumb") == ((6, None, None, None), True, False)
 
 
 def test_a_program_reading_stars_keeps_the_tokens_with_the_courses(tested):

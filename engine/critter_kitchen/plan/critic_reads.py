@@ -7,20 +7,23 @@ player (``quality``, ``value``, ``spiced``, ``course_spices``, ``served``,
 functions called in play read of each course, and on the tokens kept where those are read,
 are scored alike in every game: a meal matters only through its *signature*. A function
 taking a player that is not known here makes each course's signature the whole course.
+
+The critic meal is planned for the player alone, so ``award ... to highest(X for p in
+players)`` (or ``lowest``, with no ``if``) goes to that player whatever ``X`` is: what such
+an ``X`` reads is not seen.
 """
 
 from __future__ import annotations
 
+from ..dsl import nodes as n
 from ..dsl import types as t
 from ..dsl.registry import FUNCTIONS
-from .reads import called
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
-    from ..dsl import nodes as n
     from ..model.game import Course
 
     CourseSignature = tuple[Any, ...]
@@ -31,6 +34,51 @@ MEAL_BLIND = ("stars", "stage_stars", "counter", "priority")
 # see whether it is served and its quality, which every signature holds).
 COURSE_PARTS = ("quality", "value", "spiced", "course_spices", "served", "total_quality")
 TOKEN_READERS = ("tokens", "token_value")
+
+
+def called(trees: Iterable[object]) -> set[str]:
+    """The functions called in ``trees`` whose values a game of one player can see."""
+    found: set[str] = set()
+    for tree in trees:
+        found |= set(_seen_calls(tree, alone=not _binds_players(tree)))
+    return found
+
+
+def _binds_players(tree: object) -> bool:
+    """Whether ``players`` may name something else than every player somewhere in ``tree``."""
+    return any(
+        (isinstance(x, n.Let) and x.name == "players")
+        or (isinstance(x, n.For | n.Comprehension) and x.var == "players")
+        for x in n.walk(tree)
+    )
+
+
+def _seen_calls(node: object, *, alone: bool) -> Iterator[str]:
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _seen_calls(item, alone=alone)
+    elif isinstance(node, n.Node):
+        if alone and isinstance(node, n.Award) and _anyone_alone(node.target):
+            yield from _seen_calls((node.amount, node.reason), alone=alone)
+            return
+        if isinstance(node, n.Call | n.Comprehension):
+            yield node.func
+        for name in node.__dataclass_fields__:
+            if name != "pos":
+                yield from _seen_calls(getattr(node, name), alone=alone)
+
+
+def _anyone_alone(target: object) -> bool:
+    """``highest(X for p in players)`` or ``lowest(...)``, no condition: the only player, alone."""
+    return (
+        isinstance(target, n.Comprehension)
+        and target.func in ("highest", "lowest")
+        and target.condition is None
+        and (
+            (isinstance(target.source, n.Name) and target.source.name == "players")
+            or (isinstance(target.source, n.Call) and target.source.func == "players" and not target.source.args)
+        )
+    )
 
 
 def player_functions() -> set[str]:
