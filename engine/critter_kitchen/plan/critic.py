@@ -2,9 +2,16 @@
 stars at the critic meal, as the ruleset's stages award them to this player alone.
 
 Each course is judged by :func:`critter_kitchen.check_course`; each complete meal is scored
-by running the stages on a game holding only this player (rivals are unknown). The search
-is exhaustive over one choice per course type (an ingredient of that type with spices, a
-token where the rules allow, or nothing) and the tokens kept.
+by running the stages on a game holding only this player (rivals are unknown). A meal is
+one choice per course type (an ingredient of that type with spices, a token where the
+rules allow, or nothing) and the tokens kept.
+
+The exact search reads what the programs in play can see of a course (``critic_reads``):
+of two choices for one course type with the same signature, the one using no more of
+every spice, token and room is as good in every meal, and the other is dropped. Courses of
+different types share only spices, tokens and room, so a partial meal is searched once per
+(signature so far, items left), and each meal signature is scored through the stages once.
+``plan_critic_exhaustive`` is the plain search over every choice, kept as the reference.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ import itertools
 from ..api import check_course, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
 from ..stages.runner import run_stages
+from .critic_reads import course_signature, reads_kept_tokens, tokens_apart
+from .reads import programs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +33,7 @@ if TYPE_CHECKING:
 
     Counts = dict[Any, int]
     Choice = tuple[Course, dict[str, int], dict[str, int]]  # the course, spices used, tokens used
+    Option = tuple[Any, tuple[int, ...], Course | None]  # signature, (spices, tokens, room) used, course
 
 NODE_LIMIT = 200_000  # complete meals scored before the search stops and says it is not proved optimal
 
@@ -145,6 +155,141 @@ class _CriticSearch:
                 self.best = (key, CriticPlan(self.q, dict(courses), held))
 
 
+class _ExactCriticSearch(_CriticSearch):
+    """Every critic meal up to the signature of its courses, dominated choices left out."""
+
+    def __init__(self, question: Question, limit: int) -> None:
+        super().__init__(question, limit)
+        trees = programs(question.ruleset, (*question.table, *question.owned))
+        self.signature = course_signature(trees)
+        self.sees_tokens = reads_kept_tokens(trees)
+        self.apart = tokens_apart(trees)  # then the best tokens to keep are found apart from the courses
+        self.token_stars: dict[tuple[int, ...], int] = {}
+        self.outcomes: dict[tuple[Any, ...], tuple[int, int]] = {}
+        self.searched: set[tuple[Any, ...]] = set()
+
+    def run(self) -> None:
+        ingredients: Counts = {}
+        for item in self.q.ingredients:
+            ingredients[item] = ingredients.get(item, 0) + 1
+        spices: Counts = {}
+        for s in self.q.spices:
+            spices[s] = spices.get(s, 0) + 1
+        self.spice_names = list(spices)
+        self.token_names = list(self.q.tokens)
+        room = self.room if self.room is not None else sum(ingredients.values()) + len(self.q.spices)
+        left = (*(spices[s] for s in self.spice_names), *(self.q.tokens[t] for t in self.token_names), room)
+        kinds = list(self.params["course_types"])
+        options = [self.options(kind, ingredients, spices) for kind in kinds]
+        self.walk(kinds, options, 0, left, (), {})
+
+    def options(self, kind: str, ingredients: Counts, spices: Counts) -> list[Option]:
+        """The ``kind`` courses worth trying: no course first, then each legal course no other
+        with its signature beats by using no more of every spice, token and room."""
+        found: list[Option] = []
+        for course, used_spices, used_tokens in self.choices(kind, ingredients, spices, dict(self.q.tokens)):
+            room = 0 if course.token is not None else 1 + len(course.spices)
+            use = (
+                *(used_spices.get(s, 0) for s in self.spice_names),
+                *(used_tokens.get(t, 0) for t in self.token_names),
+                room,
+            )
+            found.append((self.signature(course), use, course))
+        kept = [
+            (sig, use, course)
+            for i, (sig, use, course) in enumerate(found)
+            if not any(
+                other_sig == sig and _no_more(other_use, use) and (other_use != use or j < i)
+                for j, (other_sig, other_use, _) in enumerate(found)
+                if j != i
+            )
+        ]
+        return [(None, tuple(0 for _ in range(len(self.spice_names) + len(self.token_names) + 1)), None), *kept]
+
+    def walk(
+        self,
+        kinds: list[str],
+        options: list[list[Option]],
+        i: int,
+        left: tuple[int, ...],
+        signature: tuple[Any, ...],
+        courses: dict[str, Course],
+    ) -> None:
+        if self.cut:
+            return
+        state = (i, left, signature)
+        if state in self.searched:  # the same meals so far with the same items left: searched already
+            return
+        self.searched.add(state)
+        if i == len(kinds):
+            tokens = dict(zip(self.token_names, left[len(self.spice_names) : -1], strict=True))
+            self.judge_signature(signature, courses, tokens)
+            return
+        for sig, use, course in options[i]:
+            if _no_more(use, left):
+                after = tuple(a - b for a, b in zip(left, use, strict=True))
+                served = courses if course is None else {**courses, kinds[i]: course}
+                self.walk(kinds, options, i + 1, after, (*signature, sig), served)
+
+    def judge_signature(self, signature: tuple[Any, ...], courses: dict[str, Course], tokens: Counts) -> None:
+        if self.apart:
+            self.judge_apart(signature, courses, tokens)
+            return
+        names = list(tokens)
+        for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
+            key = (signature, kept if self.sees_tokens else ())
+            outcome = self.outcomes.get(key)
+            held = dict(zip(names, kept, strict=True))
+            if outcome is None:
+                self.scored += 1
+                if self.scored > self.limit:
+                    self.cut = True
+                    return
+                outcome = self.outcomes[key] = self.outcome(courses, held)
+            stars, quality = outcome
+            score = (stars - self.baseline, quality)
+            if self.best is None or score > self.best[0]:
+                self.best = (score, CriticPlan(self.q, dict(courses), held))
+
+    def judge_apart(self, signature: tuple[Any, ...], courses: dict[str, Course], tokens: Counts) -> None:
+        """The courses' stars (tokens kept: none) plus the most the tokens left can earn kept alone."""
+        outcome = self.outcomes.get(signature)
+        if outcome is None:
+            self.scored += 1
+            if self.scored > self.limit:
+                self.cut = True
+                return
+            outcome = self.outcomes[signature] = self.outcome(courses, {})
+        names = list(tokens)
+        best_kept: tuple[int, ...] | None = None
+        best_extra = 0
+        for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
+            extra = self.kept_stars(kept if self.sees_tokens else ())
+            if best_kept is None or extra > best_extra:
+                best_kept, best_extra = kept, extra
+        assert best_kept is not None  # keeping none is always a choice
+        if self.cut:
+            return
+        score = (outcome[0] - self.baseline + best_extra, outcome[1])
+        if self.best is None or score > self.best[0]:
+            self.best = (score, CriticPlan(self.q, dict(courses), dict(zip(names, best_kept, strict=True))))
+
+    def kept_stars(self, kept: tuple[int, ...]) -> int:
+        """The stars keeping these tokens (by ``token_names``) adds to a meal of no course."""
+        stars = self.token_stars.get(kept)
+        if stars is None:
+            self.scored += 1
+            if self.scored > self.limit:
+                self.cut = True
+            held = dict(zip(self.token_names, kept, strict=True)) if kept else {}
+            stars = self.token_stars[kept] = self.outcome({}, held)[0] - self.baseline
+        return stars
+
+
+def _no_more(use: tuple[int, ...], than: tuple[int, ...]) -> bool:
+    return all(a <= b for a, b in zip(use, than, strict=True))
+
+
 FAST_LIMIT = 300  # complete meals scored by the fast effort
 
 
@@ -159,8 +304,20 @@ def plan_critic(
         from ..errors import CritterError
 
         raise CritterError(f"unknown effort {effort!r}; use one of exact, fast")
-    search = _CriticSearch(question, limit if effort == "exact" else min(limit, FAST_LIMIT))
-    search.best_first = effort == "fast"
+    if effort == "exact":
+        search: _CriticSearch = _ExactCriticSearch(question, limit)
+    else:
+        search = _CriticSearch(question, min(limit, FAST_LIMIT))
+        search.best_first = True
+    return _finish(search, room)
+
+
+def plan_critic_exhaustive(question: Question, *, limit: int = NODE_LIMIT, room: int | None = None) -> CriticPlan:
+    """The reference search: every course choice and every count of kept tokens, each scored."""
+    return _finish(_CriticSearch(question, limit), room)
+
+
+def _finish(search: _CriticSearch, room: int | None) -> CriticPlan:
     search.room = room
     search.run()
     assert search.best is not None  # serving nothing is always a meal
