@@ -31,19 +31,38 @@ def timed(spec: Spec, **where: object) -> float:
     return time.perf_counter() - started
 
 
-def planner_share(spec: Spec) -> float:
+SHARES = {  # what a share of the time is spent in: (file name ends with, function names)
+    "the planner, challenge rounds": ("players.py", ("plan_challenge_round",)),
+    "the planner, critic meals": ("players.py", ("plan_critic_meal",)),
+    "scoring a game, then without each card": ("run.py", ("tally_game",)),
+    "  of which rescoring without each card": ("paired.py", ("rescored_without",)),
+}
+
+
+def shares(spec: Spec) -> tuple[dict[str, float], dict[str, int], float]:
+    """The share of a profiled run's time in each part of :data:`SHARES`, the calls of each, the time."""
     profile = cProfile.Profile()
     profile.enable()
     run(spec)
     profile.disable()
     stats = pstats.Stats(profile)
     total: float = stats.total_tt  # type: ignore[attr-defined]
-    planned = sum(
-        row[3]
-        for (file, _, name), row in stats.stats.items()  # type: ignore[attr-defined]
-        if name in ("plan_challenge_round", "plan_critic_meal") and file.endswith("players.py")
-    )
-    return planned / total if total else 0.0
+    found: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    for label, (suffix, names) in SHARES.items():
+        rows = [
+            row
+            for (file, _, name), row in stats.stats.items()  # type: ignore[attr-defined]
+            if name in names and file.endswith(suffix)
+        ]
+        found[label] = sum(row[3] for row in rows) / total if total else 0.0
+        calls[label] = sum(row[1] for row in rows)
+    return found, calls, total
+
+
+def planner_share(spec: Spec) -> float:
+    found, _, _ = shares(spec)
+    return found["the planner, challenge rounds"] + found["the planner, critic meals"]
 
 
 def peak_rss_kib(folders: tuple[str, ...], games: int, players: int) -> int:
@@ -74,7 +93,12 @@ def main() -> None:
         f"one core, planner effort {args.effort}: {args.games} games of {args.players} players with every per-card "
         f"rescoring in {one:.2f} s = {rate:.1f} games/s (goal 300)"
     )
-    print(f"  the planner's share of that time: {planner_share(spec):.0%}")
+    found, calls, profiled = shares(spec)
+    planned = found["the planner, challenge rounds"] + found["the planner, critic meals"]
+    print(f"  the planner's share of that time: {planned:.0%}")
+    for label, share in found.items():
+        each = share * profiled / calls[label] * 1000 if calls[label] else 0.0
+        print(f"    {label}: {share:.1%} ({calls[label] / args.games:.1f} calls a game, {each:.2f} ms each, profiled)")
     two = timed(spec, workers=2)
     print(f"2 workers over 1: {one / two:.2f}x (goal 1.8x)")
     if not args.no_dask:

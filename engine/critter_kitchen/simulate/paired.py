@@ -1,8 +1,11 @@
 """Scoring a game again without one card, with the same meals: the paired half of each per-card figure.
 
-One function, :func:`score_without`, on the plain path: the record with the card taken out,
-read and scored by the engine as any record is. A faster rescoring can replace it, tested
-against this one.
+:func:`score_without` is the plain path: the record with the card taken out, read and
+scored by the engine as any record is. :func:`rescored_without` is what the lab calls: the
+engine's fast rescoring (``critter_kitchen.api.score_without``, only the stages a card can
+change run again) for the cards it can take out, the plain path for the others (challenge
+cards); ``FAST_RESCORING = False`` sends every card down the plain path (the tests compare
+the two, byte for byte).
 
 What "without the card" means, per kind (decisions, said in the report's notes):
 - a card on the table or held by a player: it is taken out of the record;
@@ -25,10 +28,27 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..model.game import Game
     from ..model.ruleset import Ruleset
     from ..stages.runner import Result
 
+FAST_RESCORING = True  # False: every card on the plain path (the reference the tests compare with)
 MAX_REPAIRS = 64  # rounds of dropping refused meals before giving up (each drops at least one)
+
+
+def rescored_without(ruleset: Ruleset, record: dict[str, Any], game: Game, card_id: str) -> Result:
+    """The game scored without card ``card_id``: ``game`` is ``record`` as read (and scored).
+
+    The one place that chooses the path: the engine's rescoring takes out cards on the table
+    and held cards, and answers as the plain path does (tests/test_speed_paths.py,
+    tests/test_simulate_speed.py); challenge cards keep their place and lose their meals,
+    which only the plain path does.
+    """
+    if FAST_RESCORING and ruleset.card_kinds[ruleset.cards[card_id].kind] != "cards.challenges":
+        from ..api import score_without as rescore
+
+        return rescore(game, [card_id], "<simulated>")
+    return score_without(ruleset, record, card_id)
 
 
 def score_without(ruleset: Ruleset, record: dict[str, Any], card_id: str) -> Result:

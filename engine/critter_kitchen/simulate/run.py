@@ -137,7 +137,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
     """Score the game, then again without each card in play, and count what each card did."""
     from ..loading.records import read_record
     from ..stages.runner import score_game
-    from .paired import score_without
+    from .paired import rescored_without
 
     result = score_game(read_record(rs, record, "<simulated>"))
     summary.add_game(result, [s.name for s in rs.stages])
@@ -149,7 +149,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
         if card.kind == rs.rules_kind or card.id in seen:
             continue
         seen.add(card.id)
-        again = score_without(rs, record, card.id)
+        again = rescored_without(rs, record, game, card.id)
         change = total - sum(p.stars for p in again.game.players)
         if rs.card_kinds[card.kind] == "cards.challenges":
             stars = change  # what its meals earned
