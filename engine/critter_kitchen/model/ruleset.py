@@ -140,6 +140,9 @@ class DealNumber:
         self.description = description
         self.unverified = unverified  # why the number is not confirmed, if it is not
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return DealNumber, (self.name, self.value, self.description, self.unverified)
+
 
 class Pack:
     def __init__(self, id: str, name: str, path: str, requires: tuple[str, ...] = ()) -> None:
