@@ -179,7 +179,8 @@ class Game:
         self.steps = 0  # steps of work effects have taken (see the budget in dsl/budget.py)
         # What the running hook point has done, applied when it ends (see stages/runner.py):
         self.changes: list[Any] = []  # set, add and multiply statements (dsl/changes.py)
-        self.unsettled: list[tuple[Player, Award]] = []  # awards whose stars players do not have yet
+        # Award statements whose stars players do not have yet: (players, stars each, stage).
+        self.unsettled: list[tuple[tuple[Player, ...], int, str]] = []
         self._groups = 0
         self._in_play: list[tuple[Card, Player | None]] | None = None
         self.rescoring: Any = None  # what rescoring without some card reuses (stages/rescore.py)
@@ -209,11 +210,10 @@ class Game:
         self._groups += 1
         group, stage, card = self._groups, frame.stage, frame.card.id
         tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
-        awards, unsettled = self.awards, self.unsettled
+        awards = self.awards
         for player in players:
-            award = Award(player.name, stage, stars, card, reason, value, group, tied)
-            awards.append(award)
-            unsettled.append((player, award))
+            awards.append(Award(player.name, stage, stars, card, reason, value, group, tied))
+        self.unsettled.append((players, stars, stage))  # one entry a statement, not one an award
 
     def settle_awards(self) -> None:
         """Give the players the stars of the awards made at the hook point that just ended.
@@ -221,9 +221,10 @@ class Game:
         Until then ``stars`` and ``stage_stars`` read as the hook point began, so no effect
         sees another's award made at the same hook point, whatever order they ran in.
         """
-        for player, award in self.unsettled:
-            player.stars += award.stars
-            player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
+        for players, stars, stage in self.unsettled:
+            for player in players:
+                player.stars += stars
+                player.stage_stars[stage] = player.stage_stars.get(stage, 0) + stars
         self.unsettled = []
 
     def cards_in_play(self) -> list[tuple[Card, Player | None]]:

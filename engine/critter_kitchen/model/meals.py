@@ -90,6 +90,23 @@ def allowed_types(card: Card, held: bool, params: Mapping[str, Any]) -> frozense
     return None
 
 
+# Slot counts by requirement list: a pure function of the list, made once per distinct list
+# rather than once per meal (few lists exist: one or two per card). Never changed by readers.
+_SLOT_COUNTS: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _slot_counts(listed: tuple[str, ...]) -> dict[str, int]:
+    """How many slots of each type ``listed`` has, in the order the types first appear."""
+    slots = _SLOT_COUNTS.get(listed) if type(listed) is tuple else None
+    if slots is None:
+        slots = {}
+        for kind in listed:
+            slots[kind] = slots.get(kind, 0) + 1
+        if type(listed) is tuple and len(_SLOT_COUNTS) < 4096:  # bounded whatever packs are loaded
+            _SLOT_COUNTS[listed] = slots
+    return slots
+
+
 def legality_problems(
     card: Card, ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any], held: bool
 ) -> list[str]:
@@ -99,9 +116,7 @@ def legality_problems(
     (``tokens_per_missing_type`` per empty slot); spices are not looked at here.
     """
     listed = listed_slots(card, held, params)
-    slots: dict[str, int] = {}
-    for kind in listed:
-        slots[kind] = slots.get(kind, 0) + 1
+    slots = _slot_counts(listed)
     served: dict[str, int] = {}
     real = 0  # the ingredients of a listed type
     for ingredient in ingredients:
