@@ -26,7 +26,7 @@ from .reads import programs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     from .pantry import Question
@@ -37,6 +37,14 @@ if TYPE_CHECKING:
 
 NODE_LIMIT = 200_000  # complete meals scored before the search stops and says it is not proved optimal
 
+
+
+def _tally(items: Iterable[Any]) -> Counts:
+    """How many of each item."""
+    counts: Counts = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
 
 class CriticPlan:
     """The best critic meal found: its courses by type, the tokens kept, its stars and quality."""
@@ -105,12 +113,8 @@ class _CriticSearch:
                     yield Course(kind, quality, (), token, quality), {}, {token: 1}
 
     def run(self) -> None:
-        ingredients: Counts = {}
-        for item in self.q.ingredients:
-            ingredients[item] = ingredients.get(item, 0) + 1
-        spices: Counts = {}
-        for s in self.q.spices:
-            spices[s] = spices.get(s, 0) + 1
+        ingredients = _tally(self.q.ingredients)
+        spices = _tally(self.q.spices)
         kinds = list(self.params["course_types"])
         self.visit(kinds, 0, ingredients, spices, dict(self.q.tokens), {})
 
@@ -169,12 +173,8 @@ class _ExactCriticSearch(_CriticSearch):
         self.searched: set[tuple[Any, ...]] = set()
 
     def run(self) -> None:
-        ingredients: Counts = {}
-        for item in self.q.ingredients:
-            ingredients[item] = ingredients.get(item, 0) + 1
-        spices: Counts = {}
-        for s in self.q.spices:
-            spices[s] = spices.get(s, 0) + 1
+        ingredients = _tally(self.q.ingredients)
+        spices = _tally(self.q.spices)
         self.spice_names = list(spices)
         self.token_names = list(self.q.tokens)
         room = self.room if self.room is not None else sum(ingredients.values()) + len(self.q.spices)
