@@ -23,3 +23,12 @@ def base():
     from critter_kitchen import load_ruleset
 
     return load_ruleset()
+
+
+@pytest.fixture(scope="session")
+def alc():
+    """The base pack with À La Carte on top, loaded by its id."""
+    from critter_kitchen import load_ruleset
+    from critter_kitchen.api import packs_for
+
+    return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))

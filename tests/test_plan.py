@@ -18,13 +18,6 @@ BASE_CHALLENGES = ["harbor-stew", "garden-gratin", "farmhouse-pie", "forest-riso
 ALC_CHALLENGES = ["tofu-stir-fry", "market-breakfast", "street-skewers", "garden-gratin", "sunday-roast", "harbor-stew"]
 
 
-@pytest.fixture(scope="module")
-def alc():
-    from critter_kitchen.api import packs_for
-
-    return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
-
-
 def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: list[str], held: tuple = ()) -> dict:
     """A small pantry for round3: up to 3 ingredients of the cards' types, a spice, a soup and a bisque."""
     cards = rng.sample(challenges, 3)

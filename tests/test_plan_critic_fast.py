@@ -10,7 +10,6 @@ from conftest import ROOT
 from test_plan import ALC_CHALLENGES, BASE_CHALLENGES, ana_outcome, critic_record, random_critic_pantry
 
 from critter_kitchen import load_ruleset
-from critter_kitchen.api import packs_for
 from critter_kitchen.model.game import Course
 from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import critic_record as planned_record
@@ -20,16 +19,6 @@ from critter_kitchen.plan.reads import programs
 
 CRITIC_CARDS = ROOT / "tests" / "packs" / "critic-cards"
 TEST_RUMORS = ("three-course-dinner", "plain-palate", "soup-saver", "even-fours")
-
-
-@pytest.fixture(scope="module")
-def base():
-    return load_ruleset(packs_for({}, []))
-
-
-@pytest.fixture(scope="module")
-def alc():
-    return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from conftest import ROOT
 from test_plan import ana_stars
 
 from critter_kitchen import CritterError, load_ruleset
-from critter_kitchen.api import packs_for
 from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import plan_critic
 from critter_kitchen.plan.exact import FastSearch
@@ -23,16 +22,6 @@ PLANNER_CARDS = ROOT / "tests" / "packs" / "planner-cards"
 RESTAURATEURS = ("harbor-master", "spice-merchant", "the-collector", "the-forager", "grand-caterer", "lucky-cat")
 TEST_RUMORS = ("two-bite-special", "lucky-seven")
 TEST_RESTAURATEURS = ("soup-snob", "front-runner", *RESTAURATEURS)
-
-
-@pytest.fixture(scope="module")
-def base():
-    return load_ruleset(packs_for({}, []))
-
-
-@pytest.fixture(scope="module")
-def alc():
-    return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
 
 
 @pytest.fixture(scope="module")
