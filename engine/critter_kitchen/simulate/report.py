@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import escaped
 from .stats import mean_interval, rate, rounded, wilson
 
 TYPE_CHECKING = False
@@ -184,8 +185,8 @@ def text(report: dict[str, Any]) -> str:
             kinds.append(row["kind"])
     for kind in kinds:
         rows = [r for r in report["cards"] if r["kind"] == kind]
-        width = max(len(r["id"]) for r in rows)
-        lines += ["", f"{kind} cards, strongest first", _card_header(width)]
+        width = max(len(escaped(r["id"])) for r in rows)
+        lines += ["", f"{escaped(kind)} cards, strongest first", _card_header(width)]
         for r in rows:
             owner = (
                 f"{_num(r['owner_win_rate'])} {_ci(r['owner_win_ci'])} vs {_num(r['owner_baseline'])}"
@@ -194,7 +195,7 @@ def text(report: dict[str, Any]) -> str:
             )
             flag = f"  {r['flag'].upper()}" if r["flag"] else ""
             lines.append(
-                f"  {r['id']:<{width}}  {r['games']:>7}  {_num(r['stars_mean']):>6} {_ci(r['stars_ci']):<16}"
+                f"  {escaped(r['id']):<{width}}  {r['games']:>7}  {_num(r['stars_mean']):>6} {_ci(r['stars_ci']):<16}"
                 f"  {_num(r['stars_change_mean']):>6} {_ci(r['stars_change_ci']):<16}"
                 f"  {_num(r['winner_flip_rate']):>5} {_ci(r['winner_flip_ci']):<14}  {owner}{flag}"
             )
@@ -205,21 +206,22 @@ def text(report: dict[str, Any]) -> str:
         )
     lines += ["", "stars per player per game, by stage"]
     for st in report["stages"]:
-        lines.append(f"  {st['stage']:<24} {_num(st['stars_mean'])} {_ci(st['stars_ci'])}")
+        lines.append(f"  {escaped(st['stage']):<24} {_num(st['stars_mean'])} {_ci(st['stars_ci'])}")
     lines += ["", "what decided the winner"]
     for tb in report["tiebreaks"]:
-        lines.append(f"  {tb['name']:<40} {tb['games']:>6}  {_num(tb['rate'])}")
+        lines.append(f"  {escaped(tb['name']):<40} {tb['games']:>6}  {_num(tb['rate'])}")
     if report["study"]:
         lines += ["", "studies: total stars per game with the card forced in, and without it, same seeds"]
         for st in report["study"]:
             lines.append(
-                f"  {st['card']}: with {_num(st['with']['stars_mean'])}, without {_num(st['without']['stars_mean'])}, "
+                f"  {escaped(st['card'])}: with {_num(st['with']['stars_mean'])},"
+                f" without {_num(st['without']['stars_mean'])}, "
                 f"difference {_num(st['difference'])} {_ci(st['difference_ci'])}"
             )
     unverified = report["model"]["unverified"]
     lines += [
         "",
-        "unverified deal model numbers: " + (", ".join(unverified) if unverified else "none"),
+        "unverified deal model numbers: " + (", ".join(map(escaped, unverified)) if unverified else "none"),
         "  (assumptions, not retail facts: see the notes in --format json and the packs' deal sections)",
     ]
     return "\n".join(lines)
