@@ -371,6 +371,22 @@ def test_csv_and_output_file(capsys, tmp_path):
     assert strong.startswith("lab-strong,gadget,Strong Gadget,")
 
 
+def test_csv_quotes_pack_text_that_a_spreadsheet_would_run(capsys):
+    import csv
+
+    from critter_kitchen.simulate.report import csv_text
+
+    args = ("--pack", LAB, "--games", "4", "--players", "2", "--workers", "1", "--format", "json")
+    report = json.loads(simulate(capsys, *args)[1])
+    first = report["cards"][0]
+    first["name"] = '=HYPERLINK("http://x","y")'
+    first["id"] = "@sum"
+    rows = list(csv.DictReader(csv_text(report).splitlines()))
+    assert (rows[0]["name"], rows[0]["id"]) == ('\'=HYPERLINK("http://x","y")', "'@sum")
+    assert rows[0]["games"] == str(first["games"])  # numbers, negative ones too, stay numbers
+    assert all(not row["name"].startswith("'") for row in rows[1:])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -394,15 +410,6 @@ def test_bad_options_are_usage_errors(capsys, args, message):
 def test_players_follow_the_packs_limits(capsys):
     code, out, err = simulate(capsys, "--pack", "a-la-carte", "--players", "8")
     assert (code, err) == (2, "critter-kitchen: --players: expected a whole number from 2 to 7, got '8'\n")
-
-
-def test_html_says_when_it_is_not_available(capsys):
-    import importlib.util
-
-    if importlib.util.find_spec("critter_kitchen.simulate.html") is not None:
-        pytest.skip("the HTML report is installed; its own tests cover it")
-    code, out, err = simulate(capsys, "--games", "1", "--format", "html")
-    assert (code, out, err) == (2, "", "critter-kitchen: --format html is not available in this install\n")
 
 
 def test_progress_stays_off_standard_error_when_it_is_not_a_terminal(capsys):

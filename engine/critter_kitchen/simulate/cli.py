@@ -158,10 +158,7 @@ def _renderer(name: str) -> Any:
     if name == "csv":
         return report.csv_text
     if name == "html":
-        import importlib
+        from .html import render_html
 
-        try:  # written apart; absent from an install that lacks it
-            return importlib.import_module(f"{__package__}.html").render_html
-        except (ImportError, AttributeError):
-            raise UsageError("--format html is not available in this install") from None
+        return render_html
     return lambda r: report.text(r) + "\n"

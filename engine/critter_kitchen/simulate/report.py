@@ -257,8 +257,17 @@ def _csv_header() -> list[str]:
     return [name for key in CSV_COLUMNS for name in ((f"{key}_low", f"{key}_high") if key.endswith("_ci") else (key,))]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
+
+
 def _cell(x: Any) -> Any:
-    return "" if x is None else x
+    """A CSV cell; text taken from a pack that a spreadsheet would run as a formula is quoted
+    with a leading apostrophe, so opening the file never runs a stranger's formula."""
+    if x is None:
+        return ""
+    if isinstance(x, str) and x.startswith(FORMULA_STARTS):
+        return "'" + x
+    return x
 
 
 def csv_text(report: dict[str, Any]) -> str:
