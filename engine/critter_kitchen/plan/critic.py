@@ -22,7 +22,14 @@ import itertools
 from ..api import check_course, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
 from ..stages.runner import POINTS, run_stages
-from .critic_reads import course_signature, first_sum_reader, reads_kept_tokens, summed_types, tokens_apart
+from .critic_reads import (
+    course_signature,
+    first_sum_reader,
+    reads_kept_tokens,
+    sum_only,
+    summed_types,
+    tokens_apart,
+)
 from .reads import programs
 
 TYPE_CHECKING = False
@@ -192,6 +199,9 @@ class _ExactCriticSearch(_CriticSearch):
         # the sum: each later one starts there, from the first one's state, its qualities put in.
         self.resume_at = first_sum_reader(hook_points(question)) if self.summed else 0
         self.prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint, list[int]] | None] = {}
+        points = hook_points(question)
+        self.tail_sum_only = bool(self.resume_at) and sum_only(points[self.resume_at :])
+        self.tails: dict[int, tuple[int, int]] = {}  # critic quality at resume_at -> (stars added, critic quality)
         self.token_stars: dict[tuple[int, ...], int] = {}
         self.outcomes: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.searched: set[tuple[Any, ...]] = set()
@@ -310,7 +320,10 @@ class _ExactCriticSearch(_CriticSearch):
     def shared_outcome(self, view: tuple[Any, ...], courses: dict[str, Course], tokens: Counts) -> tuple[int, int]:
         """``outcome(courses, tokens)``, the hook points before ``resume_at`` run once for each
         view of the meal (and tokens kept): a later meal of that view starts from the state
-        the first one had there, with its own qualities for the courses seen only in sums."""
+        the first one had there, with its own qualities for the courses seen only in sums.
+        When the programs from there on see the meal only through its critic quality
+        (``tail_sum_only``), what they add is the same for every meal of that quality there,
+        and is run once for each."""
         if not self.resume_at:
             return self.outcome(courses, tokens)
         key = (view, tuple(sorted(tokens.items())))
@@ -324,24 +337,32 @@ class _ExactCriticSearch(_CriticSearch):
 
             result = self.outcome(courses, tokens, pause)
             self.prefixes[key] = (*saved[0], [courses[k].quality for k in order]) if saved else None
+            if saved:
+                self.remember_tail(saved[0][1], result)
             return result
         prefix = self.prefixes[key]
         if prefix is None:
             return self.outcome(courses, tokens)
         point, state, raw = prefix
-        start = copy.copy(state)
         stars, stage_stars, qualities = state.players[0]
-        start.players = [
-            (
-                stars,
-                stage_stars,
-                [
-                    q + courses[k].quality - r if k in self.summed else q
-                    for k, q, r in zip(order, qualities, raw, strict=True)
-                ],
-            )
+        # A course seen only in sums has had numbers added to it since it was served: the same here.
+        now = [
+            q + courses[k].quality - r if k in self.summed else q for k, q, r in zip(order, qualities, raw, strict=True)
         ]
-        return self.outcome(courses, tokens, start=(point, start))
+        tail = self.tails.get(sum(now)) if self.tail_sum_only else None
+        if tail is not None:
+            return stars + tail[0], tail[1]
+        start = copy.copy(state)
+        start.players = [(stars, stage_stars, now)]
+        result = self.outcome(courses, tokens, start=(point, start))
+        self.remember_tail(start, result)
+        return result
+
+    def remember_tail(self, state: Checkpoint, result: tuple[int, int]) -> None:
+        """What the hook points from ``state`` on gave a meal of its critic quality there."""
+        if self.tail_sum_only:
+            stars, _, qualities = state.players[0]
+            self.tails[sum(qualities)] = (result[0] - stars, result[1])
 
     def kept_stars(self, kept: tuple[int, ...]) -> int:
         """The stars keeping these tokens (by ``token_names``) adds to a meal of no course."""

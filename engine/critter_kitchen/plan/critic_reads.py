@@ -242,3 +242,15 @@ def first_sum_reader(points: list[list[n.Program]]) -> int:
         if "total_quality" in called(trees):
             return index
     return len(points)
+
+
+def sum_only(points: list[list[n.Program]]) -> bool:
+    """Whether these programs see a player only through ``total_quality`` and change nothing:
+    what they award a player then depends on the critic quality alone (a one-player game)."""
+    for trees in points:
+        for tree in trees:
+            if _seen(tree)[1] & player_functions() - {"total_quality"}:
+                return False
+            if any(isinstance(x, n.Modify) for x in n.walk(tree)):
+                return False
+    return True
