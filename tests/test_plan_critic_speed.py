@@ -116,6 +116,21 @@ def test_where_the_stages_start_again_for_each_meal_of_one_view(tested):
     assert search_at(tested, "chef-cinnamon", "bitter-herbs").resume_at == 0
 
 
+def test_where_the_stages_start_again_for_each_meal_of_the_same_courses_served(tested):
+    def start(critic: str, *rumors: str) -> tuple[str, int]:
+        search = search_at(tested, critic, *rumors)
+        return tested.stages[search.served_at // POINTS].name, search.served_at % POINTS
+
+    # The most-soup, all-courses and best-course stars and Crumb's see only the courses served.
+    assert start("chef-cinnamon") == ("critic.final_quality", 1)
+    assert start("sir-reginald-crumb") == ("critic.final_quality", 1)
+    # A rumor reading the values or changing a quality: from the rumors on, for each view.
+    assert start("chef-cinnamon", "steady-hand") == ("critic.rumors", 2)
+    assert start("chef-cinnamon", "bitter-herbs") == ("critic.rumors", 2)
+    # Early Taster reads the sum after the best course.
+    assert start("chef-cinnamon", "early-taster") == ("critic.best_course", 2)
+
+
 def test_hook_points_are_numbered_as_the_runner_numbers_them(tested):
     asked = question(pantry_at("sir-reginald-crumb", ["early-taster"], owned="the-forager"), tested)
     points = hook_points(asked)

@@ -24,6 +24,7 @@ from ..model.game import Course, Game, Ingredient, Player
 from ..stages.runner import POINTS, run_stages
 from .critic_reads import (
     course_signature,
+    first_course_reader,
     first_sum_reader,
     reads_kept_tokens,
     sum_only,
@@ -202,6 +203,9 @@ class _ExactCriticSearch(_CriticSearch):
         points = hook_points(question)
         self.tail_sum_only = bool(self.resume_at) and sum_only(points[self.resume_at :])
         self.tails: dict[int, tuple[int, int]] = {}  # critic quality at resume_at -> (stars added, critic quality)
+        # Before this hook point the programs see only which courses are served, and change nothing.
+        self.served_at = first_course_reader(points)
+        self.served_prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint] | None] = {}
         self.token_stars: dict[tuple[int, ...], int] = {}
         self.outcomes: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.searched: set[tuple[Any, ...]] = set()
@@ -323,26 +327,17 @@ class _ExactCriticSearch(_CriticSearch):
         the first one had there, with its own qualities for the courses seen only in sums.
         When the programs from there on see the meal only through its critic quality
         (``tail_sum_only``), what they add is the same for every meal of that quality there,
-        and is run once for each."""
-        if not self.resume_at:
-            return self.outcome(courses, tokens)
-        key = (view, tuple(sorted(tokens.items())))
+        and is run once for each. The first meal of a view starts at ``served_at`` from the
+        state of the first meal of its courses served (``from_served``)."""
         order = [k for k in self.q.ruleset.ingredient_types if k in courses]
+        if not self.resume_at:
+            return self.from_served(courses, tokens, order, None)
+        key = (view, tuple(sorted(tokens.items())))
         if key not in self.prefixes:
-            saved: list[tuple[int, Checkpoint]] = []
-
-            def pause(game: Game, point: int) -> None:
-                if point >= self.resume_at and not saved:
-                    saved.append((point, game.checkpoint()))
-
-            result = self.outcome(courses, tokens, pause)
-            self.prefixes[key] = (*saved[0], [courses[k].quality for k in order]) if saved else None
-            if saved:
-                self.remember_tail(saved[0][1], result)
-            return result
+            return self.from_served(courses, tokens, order, key)
         prefix = self.prefixes[key]
         if prefix is None:
-            return self.outcome(courses, tokens)
+            return self.from_served(courses, tokens, order, None)
         point, state, raw = prefix
         stars, stage_stars, qualities = state.players[0]
         # A course seen only in sums has had numbers added to it since it was served: the same here.
@@ -356,6 +351,41 @@ class _ExactCriticSearch(_CriticSearch):
         start.players = [(stars, stage_stars, now)]
         result = self.outcome(courses, tokens, start=(point, start))
         self.remember_tail(start, result)
+        return result
+
+    def from_served(
+        self, courses: dict[str, Course], tokens: Counts, order: list[str], key: tuple[Any, ...] | None
+    ) -> tuple[int, int]:
+        """``outcome(courses, tokens)``: before ``served_at`` the programs see only which courses
+        are served (and the tokens kept) and change nothing, so a meal starts there from the
+        state of the first meal of the same courses served and tokens, with its own qualities.
+        With ``key``, the state at ``resume_at`` is kept as the prefix of that view."""
+        raw = [courses[k].quality for k in order]
+        served = (tuple(order), tuple(sorted(tokens.items())))
+        early = self.served_prefixes.get(served) if self.served_at else None
+        saved: list[tuple[int, Checkpoint]] = []
+        first: list[tuple[int, Checkpoint]] = []
+
+        def pause(game: Game, point: int) -> None:
+            if early is None and self.served_at and point >= self.served_at and not first:
+                first.append((point, game.checkpoint()))
+            if key is not None and point >= self.resume_at and not saved:
+                saved.append((point, game.checkpoint()))
+
+        if early is None:
+            result = self.outcome(courses, tokens, pause)
+            if self.served_at:
+                self.served_prefixes[served] = first[0] if first else None
+        else:
+            point, state = early
+            start = copy.copy(state)
+            stars, stage_stars, _ = state.players[0]
+            start.players = [(stars, stage_stars, raw)]  # nothing has changed a quality yet
+            result = self.outcome(courses, tokens, pause, start=(point, start))
+        if key is not None:
+            self.prefixes[key] = (*saved[0], raw) if saved else None
+            if saved:
+                self.remember_tail(saved[0][1], result)
         return result
 
     def remember_tail(self, state: Checkpoint, result: tuple[int, int]) -> None:

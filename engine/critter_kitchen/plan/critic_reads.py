@@ -254,3 +254,16 @@ def sum_only(points: list[list[n.Program]]) -> bool:
             if any(isinstance(x, n.Modify) for x in n.walk(tree)):
                 return False
     return True
+
+
+def first_course_reader(points: list[list[n.Program]]) -> int:
+    """The first hook point (as for :func:`first_sum_reader`) at which a program can see more
+    of the critic meal than which courses are served, or changes anything: before it, the
+    game goes as the courses served and the tokens kept say."""
+    blind = set(MEAL_BLIND) | {"served"} | set(TOKEN_READERS)
+    for index, trees in enumerate(points):
+        if called(trees) & player_functions() - blind:
+            return index
+        if any(isinstance(x, n.Modify) for tree in trees for x in n.walk(tree)):
+            return index
+    return len(points)
