@@ -11,12 +11,23 @@ of two choices for one course type with the same signature, the one using no mor
 every spice, token and room is as good in every meal, and the other is dropped. Courses of
 different types share only spices, tokens and room, so a partial meal is searched once per
 (signature so far, items left), and each meal signature is scored through the stages once.
+
+A course whose quality the programs see only in sums (``critic_reads.summed_types``: the
+score track reads the total, the best-course star goes to the only player whatever its
+quality) enters the signature as its quality added to the meal's sum, the rest of its
+signature (its *view*) kept apart: meals of one view and one sum score alike. Each meal is
+still scored by the stages, but the stages are not run from the start every time: up to
+the first hook point whose programs see more than the courses served (``served_at``), a
+meal starts from the state of the first meal with the same courses served and tokens;
+up to the first that sees the sum (``resume_at``), from the state of the first meal of its
+view, its qualities put in; and when the hook points from there see the meal only through
+its critic quality and change nothing, what they add is run once for each critic quality.
+Every state started from is the engine's own (``Game.checkpoint``, as rescoring uses it).
 ``plan_critic_exhaustive`` is the plain search over every choice, kept as the reference.
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
 
 from ..api import check_course, rule_parameters
@@ -89,10 +100,11 @@ class _CriticSearch:
         courses: dict[str, Course],
         tokens: dict[str, int],
         pause: Callable[[Game, int], None] | None = None,
-        start: tuple[int, Checkpoint] | None = None,
+        start: tuple[int, Checkpoint, list[int]] | None = None,
     ) -> tuple[int, int]:
         """This player's stars and critic quality in a game with only this critic meal
-        (``pause`` and ``start`` as for ``run_stages``, ``start`` with the state to start from)."""
+        (``pause`` and ``start`` as for ``run_stages``; ``start`` with the state to start from
+        and the qualities of the courses served there)."""
         q = self.q
         player = Player(q.name, 0)
         player.owned = q.owned
@@ -106,8 +118,11 @@ class _CriticSearch:
         if start is None:
             run_stages(game, "<plan>", pause=pause)
         else:
-            game.resume(start[1])
-            run_stages(game, "<plan>", start[0], pause)
+            point, state, qualities = start
+            game.resume(state)
+            for course, quality in zip(player.courses.values(), qualities, strict=True):
+                course.quality = quality
+            run_stages(game, "<plan>", point, pause)
         return player.stars, player.critic_quality()
 
     def choices(self, kind: str, ingredients: Counts, spices: Counts, tokens: Counts) -> Iterator[Choice]:
@@ -234,7 +249,7 @@ class _ExactCriticSearch(_CriticSearch):
                 room,
             )
             view = self.signature(course)
-            if summed:  # the quality goes into the meal's sum
+            if summed and course.quality >= 0:  # the quality goes into the meal's sum (adds never meet the 0 floor)
                 found.append(((None, *view[1:]), course.quality, use, course))
             else:
                 found.append((view, 0, use, course))
@@ -339,7 +354,7 @@ class _ExactCriticSearch(_CriticSearch):
         if prefix is None:
             return self.from_served(courses, tokens, order, None)
         point, state, raw = prefix
-        stars, stage_stars, qualities = state.players[0]
+        stars, _, qualities = state.players[0]
         # A course seen only in sums has had numbers added to it since it was served: the same here.
         now = [
             q + courses[k].quality - r if k in self.summed else q for k, q, r in zip(order, qualities, raw, strict=True)
@@ -347,10 +362,8 @@ class _ExactCriticSearch(_CriticSearch):
         tail = self.tails.get(sum(now)) if self.tail_sum_only else None
         if tail is not None:
             return stars + tail[0], tail[1]
-        start = copy.copy(state)
-        start.players = [(stars, stage_stars, now)]
-        result = self.outcome(courses, tokens, start=(point, start))
-        self.remember_tail(start, result)
+        result = self.outcome(courses, tokens, start=(point, state, now))
+        self.remember_tail(stars, now, result)
         return result
 
     def from_served(
@@ -378,20 +391,18 @@ class _ExactCriticSearch(_CriticSearch):
                 self.served_prefixes[served] = first[0] if first else None
         else:
             point, state = early
-            start = copy.copy(state)
-            stars, stage_stars, _ = state.players[0]
-            start.players = [(stars, stage_stars, raw)]  # nothing has changed a quality yet
-            result = self.outcome(courses, tokens, pause, start=(point, start))
+            result = self.outcome(courses, tokens, pause, start=(point, state, raw))  # no quality changed yet
         if key is not None:
             self.prefixes[key] = (*saved[0], raw) if saved else None
             if saved:
-                self.remember_tail(saved[0][1], result)
+                stars, _, qualities = saved[0][1].players[0]
+                self.remember_tail(stars, qualities, result)
         return result
 
-    def remember_tail(self, state: Checkpoint, result: tuple[int, int]) -> None:
-        """What the hook points from ``state`` on gave a meal of its critic quality there."""
+    def remember_tail(self, stars: int, qualities: list[int], result: tuple[int, int]) -> None:
+        """What the hook points from ``resume_at`` on gave a meal of these stars and course
+        qualities there: the stars added, and the critic quality at the end."""
         if self.tail_sum_only:
-            stars, _, qualities = state.players[0]
             self.tails[sum(qualities)] = (result[0] - stars, result[1])
 
     def kept_stars(self, kept: tuple[int, ...]) -> int:
