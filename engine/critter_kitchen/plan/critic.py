@@ -222,6 +222,7 @@ class _ExactCriticSearch(_CriticSearch):
         self.served_at = first_course_reader(points)
         self.served_prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint] | None] = {}
         self.token_stars: dict[tuple[int, ...], int] = {}
+        self.best_kept: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}  # tokens left -> best kept, its stars
         self.outcomes: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.searched: set[tuple[Any, ...]] = set()
 
@@ -323,15 +324,20 @@ class _ExactCriticSearch(_CriticSearch):
                 return
             outcome = self.outcomes[signature] = self.shared_outcome(signature[0], courses, {})
         names = list(tokens)
-        best_kept: tuple[int, ...] | None = None
-        best_extra = 0
-        for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
-            extra = self.kept_stars(kept if self.sees_tokens else ())
-            if best_kept is None or extra > best_extra:
-                best_kept, best_extra = kept, extra
-        assert best_kept is not None  # keeping none is always a choice
-        if self.cut:
-            return
+        left = tuple(tokens[t] for t in names)
+        found = self.best_kept.get(left)
+        if found is None:
+            best_kept: tuple[int, ...] | None = None
+            best_extra = 0
+            for kept in itertools.product(*(range(n + 1) for n in left)):
+                extra = self.kept_stars(kept if self.sees_tokens else ())
+                if best_kept is None or extra > best_extra:
+                    best_kept, best_extra = kept, extra
+            assert best_kept is not None  # keeping none is always a choice
+            if self.cut:
+                return
+            found = self.best_kept[left] = (best_kept, best_extra)
+        best_kept, best_extra = found
         score = (outcome[0] - self.baseline + best_extra, outcome[1])
         if self.best is None or score > self.best[0]:
             self.best = (score, CriticPlan(self.q, dict(courses), dict(zip(names, best_kept, strict=True))))

@@ -89,9 +89,17 @@ def _anyone_alone(target: object) -> bool:
     )
 
 
-def player_functions() -> set[str]:
+def player_functions() -> frozenset[str]:
     """The functions of the effect language that take a player (or a list of players)."""
-    return {name for name, fn in FUNCTIONS.items() if any(t.PLAYER in kind for _, kind in fn.params)}
+    global _PLAYER_FUNCTIONS
+    if _PLAYER_FUNCTIONS is None:
+        _PLAYER_FUNCTIONS = frozenset(
+            name for name, fn in FUNCTIONS.items() if any(t.PLAYER in kind for _, kind in fn.params)
+        )
+    return _PLAYER_FUNCTIONS
+
+
+_PLAYER_FUNCTIONS: frozenset[str] | None = None  # the registry is filled at import and never changes
 
 
 def _whole(course: Course) -> CourseSignature:
@@ -251,7 +259,7 @@ def sum_only(points: list[list[n.Program]]) -> bool:
         for tree in trees:
             if _seen(tree)[1] & player_functions() - {"total_quality"}:
                 return False
-            if any(isinstance(x, n.Modify) for x in n.walk(tree)):
+            if _changes(tree):
                 return False
     return True
 
@@ -264,6 +272,19 @@ def first_course_reader(points: list[list[n.Program]]) -> int:
     for index, trees in enumerate(points):
         if called(trees) & player_functions() - blind:
             return index
-        if any(isinstance(x, n.Modify) for tree in trees for x in n.walk(tree)):
+        if any(_changes(tree) for tree in trees):
             return index
     return len(points)
+
+
+_CHANGES: dict[int, tuple[object, bool]] = {}
+
+
+def _changes(tree: object) -> bool:
+    """Whether ``tree`` holds a ``set``, ``add`` or ``multiply`` statement (remembered per program)."""
+    found = _CHANGES.get(id(tree))
+    if found is None or found[0] is not tree:
+        if len(_CHANGES) >= _SEEN_KEPT:
+            _CHANGES.clear()
+        found = _CHANGES[id(tree)] = (tree, any(isinstance(x, n.Modify) for x in n.walk(tree)))
+    return found[1]
