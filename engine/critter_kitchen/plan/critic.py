@@ -213,13 +213,13 @@ class _ExactCriticSearch(_CriticSearch):
         self.summed = summed_types(trees, self.params["course_types"], rs.parameters)
         # Meals alike but in the sum of those qualities run alike until a program can see
         # the sum: each later one starts there, from the first one's state, its qualities put in.
-        self.resume_at = first_sum_reader(hook_points(question)) if self.summed else 0
-        self.prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint, list[int]] | None] = {}
         points = hook_points(question)
+        self.resume_at = first_sum_reader(points) if self.summed and points else 0
+        self.prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint, list[int]] | None] = {}
         self.tail_sum_only = bool(self.resume_at) and sum_only(points[self.resume_at :])
         self.tails: dict[int, tuple[int, int]] = {}  # critic quality at resume_at -> (stars added, critic quality)
         # Before this hook point the programs see only which courses are served, and change nothing.
-        self.served_at = first_course_reader(points)
+        self.served_at = first_course_reader(points) if points else 0
         self.served_prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint] | None] = {}
         self.token_stars: dict[tuple[int, ...], int] = {}
         self.best_kept: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}  # tokens left -> best kept, its stars
@@ -439,7 +439,8 @@ def stage_programs(question: Question) -> dict[str, list[Any]]:
 
 def hook_points(question: Question) -> list[list[Any]]:
     """The programs of each hook point, as ``run_stages`` numbers them: a stage's before
-    effects, its body (and the effects replacing it), its after effects."""
+    effects, its body (and the effects replacing it), its after effects. None at all (no
+    start again is safe) when an effect is hooked where this cannot place it."""
     stages = question.ruleset.stages
     points: list[list[Any]] = [[] for _ in range(POINTS * len(stages))]
     index = {stage.name: i for i, stage in enumerate(stages)}
@@ -450,7 +451,7 @@ def hook_points(question: Question) -> list[list[Any]]:
     for card in (*question.ruleset.rules_cards, *question.table, *question.owned):
         for effect in card.effects:
             if effect.stage not in index or effect.timing not in where:
-                return [list(p for point in points for p in point)]  # not placed here: no point is safe
+                return []
             points[POINTS * index[effect.stage] + where[effect.timing]].append(effect.ast)
     return points
 

@@ -182,7 +182,8 @@ def _course_stage_stars(tree: n.Program, stages: dict[str, list[n.Program]]) -> 
 
 
 def _seen_nodes(node: object, *, alone: bool) -> Iterator[n.Node]:
-    """The nodes below ``node`` whose values a game of one player can see (see ``_seen_calls``)."""
+    """The nodes below ``node`` (itself included) whose values a game of one player can see:
+    all but the ``X`` of an award to ``highest(X for p in players if C)`` or ``lowest``."""
     if isinstance(node, tuple):
         for item in node:
             yield from _seen_nodes(item, alone=alone)
@@ -257,7 +258,7 @@ def sum_only(points: list[list[n.Program]]) -> bool:
     what they award a player then depends on the critic quality alone (a one-player game)."""
     for trees in points:
         for tree in trees:
-            if _seen(tree)[1] & player_functions() - {"total_quality"}:
+            if _seen(tree)[1] & (player_functions() - {"total_quality"}):
                 return False
             if _changes(tree):
                 return False
@@ -270,7 +271,7 @@ def first_course_reader(points: list[list[n.Program]]) -> int:
     game goes as the courses served and the tokens kept say."""
     blind = set(MEAL_BLIND) | {"served"} | set(TOKEN_READERS)
     for index, trees in enumerate(points):
-        if called(trees) & player_functions() - blind:
+        if called(trees) & (player_functions() - blind):
             return index
         if any(_changes(tree) for tree in trees):
             return index
