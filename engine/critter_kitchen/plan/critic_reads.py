@@ -50,22 +50,30 @@ def called(trees: Iterable[object]) -> set[str]:
     return found
 
 
-# Per program (by identity, the program kept so that its id is not reused): its seen nodes
-# and the functions they call. Programs live as long as their ruleset; plans ask again and again.
-_SEEN: dict[int, tuple[object, tuple[n.Node, ...], frozenset[str]]] = {}
-_SEEN_KEPT = 4096
+# What is worked out of each program, by (what, the program's identity), the program kept so
+# that its id is not reused. Programs live as long as their ruleset; plans ask again and again.
+_KNOWN: dict[tuple[str, int], tuple[object, Any]] = {}
+_KNOWN_KEPT = 8192
+
+
+def _remember(what: str, tree: object, work: Callable[[object], Any]) -> Any:
+    """``work(tree)``, worked out once for each program."""
+    found = _KNOWN.get((what, id(tree)))
+    if found is None or found[0] is not tree:
+        if len(_KNOWN) >= _KNOWN_KEPT:
+            _KNOWN.clear()
+        found = _KNOWN[(what, id(tree))] = (tree, work(tree))
+    return found[1]
 
 
 def _seen(tree: object) -> tuple[tuple[n.Node, ...], frozenset[str]]:
     """The nodes of ``tree`` whose values a game of one player can see, and the functions they call."""
-    found = _SEEN.get(id(tree))
-    if found is None or found[0] is not tree:
-        nodes = tuple(_seen_nodes(tree, alone=not _binds_players(tree)))
-        calls = frozenset(x.func for x in nodes if isinstance(x, n.Call | n.Comprehension))
-        if len(_SEEN) >= _SEEN_KEPT:
-            _SEEN.clear()
-        found = _SEEN[id(tree)] = (tree, nodes, calls)
-    return found[1], found[2]
+    return _remember("seen", tree, _work_seen)  # type: ignore[no-any-return]
+
+
+def _work_seen(tree: object) -> tuple[tuple[n.Node, ...], frozenset[str]]:
+    nodes = tuple(_seen_nodes(tree, alone=not _binds_players(tree)))
+    return nodes, frozenset(x.func for x in nodes if isinstance(x, n.Call | n.Comprehension))
 
 
 def _binds_players(tree: object) -> bool:
@@ -232,15 +240,19 @@ def _adds_at_least_0(modify: n.Modify) -> bool:
     return modify.op == "add" and isinstance(modify.value, n.Number) and modify.value.value >= 0
 
 
-def _bound_names(tree: object) -> set[str]:
-    """The names ``tree`` binds (loop and comprehension variables, ``let``)."""
+def _bound_names(tree: object) -> frozenset[str]:
+    """The names ``tree`` binds (loop and comprehension variables, ``let``; remembered per program)."""
+    return _remember("bound", tree, _work_bound)  # type: ignore[no-any-return]
+
+
+def _work_bound(tree: object) -> frozenset[str]:
     found: set[str] = set()
     for x in n.walk(tree):
         if isinstance(x, n.Let):
             found.add(x.name)
         elif isinstance(x, n.For | n.Comprehension):
             found.add(x.var)
-    return found
+    return frozenset(found)
 
 
 def first_sum_reader(points: list[list[n.Program]]) -> int:
@@ -278,14 +290,6 @@ def first_course_reader(points: list[list[n.Program]]) -> int:
     return len(points)
 
 
-_CHANGES: dict[int, tuple[object, bool]] = {}
-
-
 def _changes(tree: object) -> bool:
     """Whether ``tree`` holds a ``set``, ``add`` or ``multiply`` statement (remembered per program)."""
-    found = _CHANGES.get(id(tree))
-    if found is None or found[0] is not tree:
-        if len(_CHANGES) >= _SEEN_KEPT:
-            _CHANGES.clear()
-        found = _CHANGES[id(tree)] = (tree, any(isinstance(x, n.Modify) for x in n.walk(tree)))
-    return found[1]
+    return _remember("changes", tree, lambda x: any(isinstance(y, n.Modify) for y in n.walk(x)))  # type: ignore[no-any-return]
