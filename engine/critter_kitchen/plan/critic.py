@@ -11,6 +11,18 @@ of two choices for one course type with the same signature, the one using no mor
 every spice, token and room is as good in every meal, and the other is dropped. Courses of
 different types share only spices, tokens and room, so a partial meal is searched once per
 (signature so far, items left), and each meal signature is scored through the stages once.
+
+A course whose quality the programs see only in sums (``critic_reads.summed_types``: the
+score track reads the total, the best-course star goes to the only player whatever its
+quality) enters the signature as its quality added to the meal's sum, the rest of its
+signature (its *view*) kept apart: meals of one view and one sum score alike. Each meal is
+still scored by the stages, but the stages are not run from the start every time: up to
+the first hook point whose programs see more than the courses served (``served_at``), a
+meal starts from the state of the first meal with the same courses served and tokens;
+up to the first that sees the sum (``resume_at``), from the state of the first meal of its
+view, its qualities put in; and when the hook points from there see the meal only through
+its critic quality and change nothing, what they add is run once for each critic quality.
+Every state started from is the engine's own (``Game.checkpoint``, as rescoring uses it).
 ``plan_critic_exhaustive`` is the plain search over every choice, kept as the reference.
 """
 
@@ -20,23 +32,32 @@ import itertools
 
 from ..api import check_course, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
-from ..stages.runner import run_stages
-from .critic_reads import course_signature, reads_kept_tokens, tokens_apart
+from ..stages.runner import POINTS, run_stages
+from .critic_reads import (
+    course_signature,
+    first_course_reader,
+    first_sum_reader,
+    reads_kept_tokens,
+    sum_only,
+    summed_types,
+    tokens_apart,
+)
 from .reads import programs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
+    from ..model.game import Checkpoint
     from .pantry import Question
 
     Counts = dict[Any, int]
     Choice = tuple[Course, dict[str, int], dict[str, int]]  # the course, spices used, tokens used
-    Option = tuple[Any, tuple[int, ...], Course | None]  # signature, (spices, tokens, room) used, course
+    # view, summed quality, (spices, tokens, room) used, course
+    Option = tuple[Any, int, tuple[int, ...], Course | None]
 
 NODE_LIMIT = 200_000  # complete meals scored before the search stops and says it is not proved optimal
-
 
 
 def _tally(items: Iterable[Any]) -> Counts:
@@ -45,6 +66,7 @@ def _tally(items: Iterable[Any]) -> Counts:
     for item in items:
         counts[item] = counts.get(item, 0) + 1
     return counts
+
 
 class CriticPlan:
     """The best critic meal found: its courses by type, the tokens kept, its stars and quality."""
@@ -73,8 +95,16 @@ class _CriticSearch:
         self.best: tuple[tuple[int, int], CriticPlan] | None = None
         self.baseline = self.outcome({}, {})[0]
 
-    def outcome(self, courses: dict[str, Course], tokens: dict[str, int]) -> tuple[int, int]:
-        """This player's stars and critic quality in a game with only this critic meal."""
+    def outcome(
+        self,
+        courses: dict[str, Course],
+        tokens: dict[str, int],
+        pause: Callable[[Game, int], None] | None = None,
+        start: tuple[int, Checkpoint, list[int]] | None = None,
+    ) -> tuple[int, int]:
+        """This player's stars and critic quality in a game with only this critic meal
+        (``pause`` and ``start`` as for ``run_stages``; ``start`` with the state to start from
+        and the qualities of the courses served there)."""
         q = self.q
         player = Player(q.name, 0)
         player.owned = q.owned
@@ -85,7 +115,14 @@ class _CriticSearch:
         game = Game(q.ruleset, (player,), dict(self.table_params), {r: () for r in self.rounds})
         game.challenges = {r: () for r in self.rounds}
         game.table_cards = q.table
-        run_stages(game, "<plan>")
+        if start is None:
+            run_stages(game, "<plan>", pause=pause)
+        else:
+            point, state, qualities = start
+            game.resume(state)
+            for course, quality in zip(player.courses.values(), qualities, strict=True):
+                course.quality = quality
+            run_stages(game, "<plan>", point, pause)
         return player.stars, player.critic_quality()
 
     def choices(self, kind: str, ingredients: Counts, spices: Counts, tokens: Counts) -> Iterator[Choice]:
@@ -164,11 +201,28 @@ class _ExactCriticSearch(_CriticSearch):
 
     def __init__(self, question: Question, limit: int) -> None:
         super().__init__(question, limit)
-        trees = programs(question.ruleset, (*question.table, *question.owned))
+        rs = question.ruleset
+        cards = (*question.table, *question.owned)
+        trees = programs(rs, cards)
         self.signature = course_signature(trees)
         self.sees_tokens = reads_kept_tokens(trees)
-        self.apart = tokens_apart(trees)  # then the best tokens to keep are found apart from the courses
+        # Then the best tokens to keep are found apart from the courses.
+        self.apart = tokens_apart(trees, stage_programs(question))
+        # The courses whose quality counts only in the sum: a meal is the rest of its
+        # signature and the sum of their qualities.
+        self.summed = summed_types(trees, self.params["course_types"], rs.parameters)
+        # Meals alike but in the sum of those qualities run alike until a program can see
+        # the sum: each later one starts there, from the first one's state, its qualities put in.
+        points = hook_points(question)
+        self.resume_at = first_sum_reader(points) if self.summed and points else 0
+        self.prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint, list[int]] | None] = {}
+        self.tail_sum_only = bool(self.resume_at) and sum_only(points[self.resume_at :])
+        self.tails: dict[int, tuple[int, int]] = {}  # critic quality at resume_at -> (stars added, critic quality)
+        # Before this hook point the programs see only which courses are served, and change nothing.
+        self.served_at = first_course_reader(points) if points else 0
+        self.served_prefixes: dict[tuple[Any, ...], tuple[int, Checkpoint] | None] = {}
         self.token_stars: dict[tuple[int, ...], int] = {}
+        self.best_kept: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}  # tokens left -> best kept, its stars
         self.outcomes: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.searched: set[tuple[Any, ...]] = set()
 
@@ -185,8 +239,9 @@ class _ExactCriticSearch(_CriticSearch):
 
     def options(self, kind: str, ingredients: Counts, spices: Counts) -> list[Option]:
         """The ``kind`` courses worth trying: no course first, then each legal course no other
-        with its signature beats by using no more of every spice, token and room."""
+        with its view and summed quality beats by using no more of every spice, token and room."""
         found: list[Option] = []
+        summed = kind in self.summed
         for course, used_spices, used_tokens in self.choices(kind, ingredients, spices, dict(self.q.tokens)):
             room = 0 if course.token is not None else 1 + len(course.spices)
             use = (
@@ -194,17 +249,24 @@ class _ExactCriticSearch(_CriticSearch):
                 *(used_tokens.get(t, 0) for t in self.token_names),
                 room,
             )
-            found.append((self.signature(course), use, course))
+            view = self.signature(course)
+            if summed and course.quality >= 0:  # the quality goes into the meal's sum (adds never meet the 0 floor)
+                found.append(((None, *view[1:]), course.quality, use, course))
+            else:
+                found.append((view, 0, use, course))
         kept = [
-            (sig, use, course)
-            for i, (sig, use, course) in enumerate(found)
+            (view, quality, use, course)
+            for i, (view, quality, use, course) in enumerate(found)
             if not any(
-                other_sig == sig and _no_more(other_use, use) and (other_use != use or j < i)
-                for j, (other_sig, other_use, _) in enumerate(found)
+                (other_view, other_quality) == (view, quality)
+                and _no_more(other_use, use)
+                and (other_use != use or j < i)
+                for j, (other_view, other_quality, other_use, _) in enumerate(found)
                 if j != i
             )
         ]
-        return [(None, tuple(0 for _ in range(len(self.spice_names) + len(self.token_names) + 1)), None), *kept]
+        nothing = tuple(0 for _ in range(len(self.spice_names) + len(self.token_names) + 1))
+        return [(None, 0, nothing, None), *kept]
 
     def walk(
         self,
@@ -214,22 +276,23 @@ class _ExactCriticSearch(_CriticSearch):
         left: tuple[int, ...],
         signature: tuple[Any, ...],
         courses: dict[str, Course],
+        total: int = 0,
     ) -> None:
         if self.cut:
             return
-        state = (i, left, signature)
+        state = (i, left, signature, total)
         if state in self.searched:  # the same meals so far with the same items left: searched already
             return
         self.searched.add(state)
         if i == len(kinds):
             tokens = dict(zip(self.token_names, left[len(self.spice_names) : -1], strict=True))
-            self.judge_signature(signature, courses, tokens)
+            self.judge_signature((signature, total), courses, tokens)
             return
-        for sig, use, course in options[i]:
+        for view, quality, use, course in options[i]:
             if _no_more(use, left):
                 after = tuple(a - b for a, b in zip(left, use, strict=True))
                 served = courses if course is None else {**courses, kinds[i]: course}
-                self.walk(kinds, options, i + 1, after, (*signature, sig), served)
+                self.walk(kinds, options, i + 1, after, (*signature, view), served, total + quality)
 
     def judge_signature(self, signature: tuple[Any, ...], courses: dict[str, Course], tokens: Counts) -> None:
         if self.apart:
@@ -245,7 +308,7 @@ class _ExactCriticSearch(_CriticSearch):
                 if self.scored > self.limit:
                     self.cut = True
                     return
-                outcome = self.outcomes[key] = self.outcome(courses, held)
+                outcome = self.outcomes[key] = self.shared_outcome(signature[0], courses, held)
             stars, quality = outcome
             score = (stars - self.baseline, quality)
             if self.best is None or score > self.best[0]:
@@ -259,20 +322,94 @@ class _ExactCriticSearch(_CriticSearch):
             if self.scored > self.limit:
                 self.cut = True
                 return
-            outcome = self.outcomes[signature] = self.outcome(courses, {})
+            outcome = self.outcomes[signature] = self.shared_outcome(signature[0], courses, {})
         names = list(tokens)
-        best_kept: tuple[int, ...] | None = None
-        best_extra = 0
-        for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
-            extra = self.kept_stars(kept if self.sees_tokens else ())
-            if best_kept is None or extra > best_extra:
-                best_kept, best_extra = kept, extra
-        assert best_kept is not None  # keeping none is always a choice
-        if self.cut:
-            return
+        left = tuple(tokens[t] for t in names)
+        found = self.best_kept.get(left)
+        if found is None:
+            best_kept: tuple[int, ...] | None = None
+            best_extra = 0
+            for kept in itertools.product(*(range(n + 1) for n in left)):
+                extra = self.kept_stars(kept if self.sees_tokens else ())
+                if best_kept is None or extra > best_extra:
+                    best_kept, best_extra = kept, extra
+            assert best_kept is not None  # keeping none is always a choice
+            if self.cut:
+                return
+            found = self.best_kept[left] = (best_kept, best_extra)
+        best_kept, best_extra = found
         score = (outcome[0] - self.baseline + best_extra, outcome[1])
         if self.best is None or score > self.best[0]:
             self.best = (score, CriticPlan(self.q, dict(courses), dict(zip(names, best_kept, strict=True))))
+
+    def shared_outcome(self, view: tuple[Any, ...], courses: dict[str, Course], tokens: Counts) -> tuple[int, int]:
+        """``outcome(courses, tokens)``, the hook points before ``resume_at`` run once for each
+        view of the meal (and tokens kept): a later meal of that view starts from the state
+        the first one had there, with its own qualities for the courses seen only in sums.
+        When the programs from there on see the meal only through its critic quality
+        (``tail_sum_only``), what they add is the same for every meal of that quality there,
+        and is run once for each. The first meal of a view starts at ``served_at`` from the
+        state of the first meal of its courses served (``from_served``)."""
+        order = [k for k in self.q.ruleset.ingredient_types if k in courses]
+        if not self.resume_at:
+            return self.from_served(courses, tokens, order, None)
+        key = (view, tuple(sorted(tokens.items())))
+        if key not in self.prefixes:
+            return self.from_served(courses, tokens, order, key)
+        prefix = self.prefixes[key]
+        if prefix is None:
+            return self.from_served(courses, tokens, order, None)
+        point, state, raw = prefix
+        stars, _, qualities = state.players[0]
+        # A course seen only in sums has had numbers added to it since it was served: the same here.
+        now = [
+            q + courses[k].quality - r if k in self.summed else q for k, q, r in zip(order, qualities, raw, strict=True)
+        ]
+        tail = self.tails.get(sum(now)) if self.tail_sum_only else None
+        if tail is not None:
+            return stars + tail[0], tail[1]
+        result = self.outcome(courses, tokens, start=(point, state, now))
+        self.remember_tail(stars, now, result)
+        return result
+
+    def from_served(
+        self, courses: dict[str, Course], tokens: Counts, order: list[str], key: tuple[Any, ...] | None
+    ) -> tuple[int, int]:
+        """``outcome(courses, tokens)``: before ``served_at`` the programs see only which courses
+        are served (and the tokens kept) and change nothing, so a meal starts there from the
+        state of the first meal of the same courses served and tokens, with its own qualities.
+        With ``key``, the state at ``resume_at`` is kept as the prefix of that view."""
+        raw = [courses[k].quality for k in order]
+        served = (tuple(order), tuple(sorted(tokens.items())))
+        early = self.served_prefixes.get(served) if self.served_at else None
+        saved: list[tuple[int, Checkpoint]] = []
+        first: list[tuple[int, Checkpoint]] = []
+
+        def pause(game: Game, point: int) -> None:
+            if early is None and self.served_at and point >= self.served_at and not first:
+                first.append((point, game.checkpoint()))
+            if key is not None and point >= self.resume_at and not saved:
+                saved.append((point, game.checkpoint()))
+
+        if early is None:
+            result = self.outcome(courses, tokens, pause)
+            if self.served_at:
+                self.served_prefixes[served] = first[0] if first else None
+        else:
+            point, state = early
+            result = self.outcome(courses, tokens, pause, start=(point, state, raw))  # no quality changed yet
+        if key is not None:
+            self.prefixes[key] = (*saved[0], raw) if saved else None
+            if saved:
+                stars, _, qualities = saved[0][1].players[0]
+                self.remember_tail(stars, qualities, result)
+        return result
+
+    def remember_tail(self, stars: int, qualities: list[int], result: tuple[int, int]) -> None:
+        """What the hook points from ``resume_at`` on gave a meal of these stars and course
+        qualities there: the stars added, and the critic quality at the end."""
+        if self.tail_sum_only:
+            self.tails[sum(qualities)] = (result[0] - stars, result[1])
 
     def kept_stars(self, kept: tuple[int, ...]) -> int:
         """The stars keeping these tokens (by ``token_names``) adds to a meal of no course."""
@@ -284,6 +421,39 @@ class _ExactCriticSearch(_CriticSearch):
             held = dict(zip(self.token_names, kept, strict=True)) if kept else {}
             stars = self.token_stars[kept] = self.outcome({}, held)[0] - self.baseline
         return stars
+
+
+def stage_programs(question: Question) -> dict[str, list[Any]]:
+    """Each stage's programs, whose awards count as its stars: its body and the effects of
+    the rules cards and the cards in play hooked to it (before, instead of or after it)."""
+    found: dict[str, list[Any]] = {}
+    for stage in question.ruleset.stages:
+        found.setdefault(stage.name, [])
+        if stage.ast is not None:
+            found[stage.name].append(stage.ast)
+    for card in (*question.ruleset.rules_cards, *question.table, *question.owned):
+        for effect in card.effects:
+            found.setdefault(effect.stage, []).append(effect.ast)
+    return found
+
+
+def hook_points(question: Question) -> list[list[Any]]:
+    """The programs of each hook point, as ``run_stages`` numbers them: a stage's before
+    effects, its body (and the effects replacing it), its after effects. None at all (no
+    start again is safe) when an effect is hooked where this cannot place it."""
+    stages = question.ruleset.stages
+    points: list[list[Any]] = [[] for _ in range(POINTS * len(stages))]
+    index = {stage.name: i for i, stage in enumerate(stages)}
+    for i, stage in enumerate(stages):
+        if stage.ast is not None:
+            points[POINTS * i + 1].append(stage.ast)
+    where = {"before": 0, "replace": 1, "after": 2}
+    for card in (*question.ruleset.rules_cards, *question.table, *question.owned):
+        for effect in card.effects:
+            if effect.stage not in index or effect.timing not in where:
+                return []
+            points[POINTS * index[effect.stage] + where[effect.timing]].append(effect.ast)
+    return points
 
 
 def _no_more(use: tuple[int, ...], than: tuple[int, ...]) -> bool:
