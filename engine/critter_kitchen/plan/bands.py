@@ -1,0 +1,398 @@
+"""A card's meals that can matter, listed without listing every legal meal, when stars rise with quality.
+
+When the proofs of :mod:`.reads` say that the stars of a plan are the sum of its meals'
+stars alone (:func:`~.reads.separable`), that a meal is seen only through its quality
+(:func:`~.reads.quality_only`) and that those stars never fall as the quality rises
+(:func:`~.reads.stars_rise_with_quality`), a card's stars are a step function of the
+meal's quality (:class:`Steps`, found with a few stage runs). The listing rests on two
+facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`;
+``tests/test_plan_exact_speed.py`` checks them against :func:`~critter_kitchen.check_meal`):
+a meal's quality is the capped sum of what each of its items adds, and whether a meal is
+legal depends only on how many ingredients of each type and tokens it holds (its
+ingredients' spices being allowed). So a meal's quality is added up item by item, and
+check_meal's verdict is asked once per counts; the planned meals are judged by check_meal
+once more at the end.
+
+Meals are built by adding items one kind at a time. Why nothing that matters is left out:
+
+* **Stopping.** Once the meal so far is legal and earns ``s`` stars, a meal grown from it
+  earning no more than ``s`` uses more of every item for no more stars: it is never
+  needed. So items are added only while those of the kinds still to come could lift the
+  quality to the next step above ``s``, and a meal is listed only when it earns more than
+  the last legal meal on its way (or than nothing).
+* **Items only this card takes** (ingredients of types no other card of the round takes,
+  spices no other card's ingredients may carry) matter to the rest of the plan only
+  through the value and the number of spices they spend. Of two meals that use the same
+  other items and earn the same stars, the one spending less value (then fewer spices)
+  of its own items is at least as good in every plan; the same holds of two meals under
+  construction that will be judged alike whatever is added (same counts of each type and
+  token, same quality or both past the last step, same spices left, same stars on the
+  way). Those kinds come last, so the other items are settled when this is used.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..model.game import Ingredient
+from .search import PlannedMeal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..model.ruleset import Card
+    from .exact import CardMeals
+
+LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
+LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
+
+
+class Steps:
+    """One card's stars as a step function of its meal's quality: ``[(least quality, stars)]``."""
+
+    def __init__(self, steps: list[tuple[int, int]]) -> None:
+        self.steps = steps
+        self.top = steps[-1][0]  # past this quality the stars are all told
+
+    def stars(self, quality: int) -> int:
+        stars = 0
+        for least, at in self.steps:
+            if quality >= least:
+                stars = at
+        return stars
+
+    def above(self, stars: int) -> int | None:
+        """The least reachable quality earning more than ``stars``; None when none does."""
+        for least, at in self.steps:
+            if at > stars:
+                return least
+        return None
+
+
+def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
+    """The steps of a card's stars over the reachable qualities ``sums`` (ascending).
+
+    The stars never fall as the quality rises (proved), so a stretch whose two ends earn
+    alike earns alike throughout: halving finds each step with few stage runs.
+    """
+    steps: list[tuple[int, int]] = []
+
+    def split(lo: int, hi: int, at_lo: int, at_hi: int) -> None:
+        if at_lo == at_hi:
+            return
+        if hi == lo + 1:
+            steps.append((sums[hi], at_hi))
+            return
+        mid = (lo + hi) // 2
+        at_mid = stars_at(capped_quality(sums[mid]))
+        split(lo, mid, at_lo, at_mid)
+        split(mid, hi, at_mid, at_hi)
+
+    first = stars_at(capped_quality(sums[0]))
+    steps.append((sums[0], first))
+    if len(sums) > 1:
+        split(0, len(sums) - 1, first, stars_at(capped_quality(sums[-1])))
+    return Steps(steps)
+
+
+class Piece:
+    """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
+
+    def __init__(self, index: int, count: int, value: int, spicings: list[tuple[str, ...]], adds: list[int]) -> None:
+        self.index = index  # in the pantry's order of items (see exact.Items)
+        self.count = count
+        self.value = value
+        self.spicings = spicings
+        self.adds = adds  # the quality one item adds, for each spicing
+        self.most = max(adds, default=0)
+        self.own = False  # an ingredient kind no other card of the round takes
+
+
+class BandMeals:
+    """The meals of one card worth considering (see the module), or None when a fact does not hold."""
+
+    def __init__(
+        self,
+        meals: CardMeals,
+        stars_at: Callable[[Card, int], int],
+        legal: dict[tuple[Any, ...], bool],
+        others: list[tuple[Card, bool]],
+    ) -> None:
+        self.meals = meals
+        self.items = meals.items
+        self.q = meals.q
+        self.params = meals.params
+        self.stars_at = stars_at  # the stars a meal of this quality earns for this card, served alone
+        self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
+        self.others = others  # the round's other cards, each with whether the Hold token is on it
+
+    def listing(self, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
+        pieces = self.pieces(card, held)
+        if pieces is None:
+            return None
+        sums = self.reachable(pieces)
+        if sums is None:
+            return None
+        self.card, self.held = card, held
+        self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
+        by_most = sorted(pieces, key=lambda p: (-p.most, p.value))
+        tokens = [p for p in by_most if p.index >= self.items.token_at]
+        ingredients = [p for p in by_most if p.index < self.items.token_at]
+        # the items other cards may take first, then the tokens, then this card's own
+        self.order = [*(p for p in ingredients if not p.own), *tokens, *(p for p in ingredients if p.own)]
+        self.first_own = len(self.order) - sum(p.own for p in ingredients)
+        rest = [0] * (len(self.order) + 1)
+        for j in range(len(self.order) - 1, -1, -1):
+            rest[j] = rest[j + 1] + self.order[j].count * self.order[j].most
+        self.rest = rest
+        # the least value per quality among the pieces j.. (in the own section: own ingredients only)
+        self.cheapest: list[tuple[int, int] | None] = [None] * (len(self.order) + 1)
+        for j in range(len(self.order) - 1, -1, -1):
+            piece, best = self.order[j], self.cheapest[j + 1]
+            if piece.most > 0 and (best is None or piece.value * best[1] < best[0] * piece.most):
+                best = (piece.value, piece.most)
+            self.cheapest[j] = best
+        self.own_mask = self.mask(ingredients)
+        self.found: dict[tuple[int, int], tuple[tuple[int, int], PlannedMeal, int]] = {}
+        self.seen: dict[tuple[Any, ...], tuple[int, int]] = {}
+        spices_left = list(self.items.have[self.items.spice_at : self.items.token_at])
+        self.visit(0, {}, {}, spices_left, 0, [], 0, 0, 0, 0)
+        return [(meal, use) for _, meal, use in self.found.values()]
+
+    def pieces(self, card: Card, held: bool) -> list[Piece] | None:
+        """The kinds of item the card's meal may take; None when some item would lower a meal's quality."""
+        items, rs = self.items, self.q.ruleset
+        allowed = meal_types(rs, card, self.params, held=held)
+        theirs = [meal_types(rs, c, self.params, held=h) for c, h in self.others]
+        found: list[Piece] = []
+        for i, kind in enumerate(items.kinds):
+            if allowed is not None and kind[0] not in allowed:
+                continue
+            spicings = self.meals.legal_spicings(kind)
+            adds = [ingredient_quality(rs, Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
+            piece = Piece(i, items.have[i], kind[1], spicings, adds)
+            piece.own = all(a is not None and kind[0] not in a for a in theirs)
+            found.append(piece)
+        for j, name in enumerate(items.token_names):
+            at = items.token_at + j
+            found.append(Piece(at, items.have[at], 0, [()], [token_quality(rs, name, self.params)]))
+        if any(a < 0 for p in found for a in p.adds) or any(p.value < 0 for p in found):
+            return None
+        # spices another card's ingredients may carry are shared; the others are this card's own
+        self.shared_spices = {
+            s
+            for i, kind in enumerate(items.kinds)
+            if any(a is None or kind[0] in a for a in theirs)
+            for spicing in self.meals.legal_spicings(kind)
+            for s in spicing
+        }
+        return found
+
+    def mask(self, ingredients: list[Piece]) -> int:
+        """The fields of this card's own items in a packed use (see exact.Items.pack)."""
+        items = self.items
+        field = (1 << items.width) - 1
+        own = [p.index for p in ingredients if p.own]
+        own += [items.spice_at + k for k, s in enumerate(items.spice_names) if s not in self.shared_spices]
+        return sum(field << (i * items.width) for i in own)
+
+    @staticmethod
+    def reachable(pieces: list[Piece]) -> list[int] | None:
+        """Every sum of parts the card's meals could reach (a bit set; more than the meals reach)."""
+        if sum(p.count * p.most for p in pieces) > LARGEST_SUM:
+            return None
+        bits = 1
+        for piece in pieces:
+            for _ in range(piece.count):
+                grown = bits
+                for add in piece.adds:
+                    grown |= bits << add
+                bits = grown
+        return [s for s in range(bits.bit_length()) if bits >> s & 1]
+
+    def visit(
+        self,
+        j: int,
+        types: dict[str, int],
+        tokens: dict[str, int],
+        spices_left: list[int],
+        total: int,
+        chosen: list[Ingredient],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """Add items of kinds ``j..`` to the meal so far (``stars``: those of the last legal meal on the way)."""
+        if j == len(self.order):
+            return
+        step = self.steps.above(stars)
+        if step is None or total + self.rest[j] < step:
+            return
+        if j >= self.first_own:
+            if self.listed_cheaper(j, total, use, stars, value, spices):
+                return
+            if self.seen_cheaper(j, types, tokens, spices_left, total, use, stars, value, spices):
+                return
+        piece = self.order[j]
+        self.grow(j, piece, types, tokens, spices_left, total, chosen, use, stars, value, spices)
+        self.visit(j + 1, types, tokens, spices_left, total, chosen, use, stars, value, spices)  # none of this kind
+
+    def grow(
+        self,
+        j: int,
+        piece: Piece,
+        types: dict[str, int],
+        tokens: dict[str, int],
+        spices_left: list[int],
+        total: int,
+        chosen: list[Ingredient],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """Add some items of ``piece`` (before trying none: small meals come early, should a limit stop the search)."""
+        items = self.items
+        is_token = piece.index >= items.token_at
+        names = items.spice_names
+        budget = self.meals.budget
+        for count in range(1, piece.count + 1):
+            for combo in itertools.combinations_with_replacement(range(len(piece.spicings)), count):
+                left = list(spices_left)
+                for k in combo:
+                    for spice in piece.spicings[k]:
+                        left[names.index(spice)] -= 1
+                if min(left, default=0) < 0:
+                    continue
+                if budget[0] <= 0:
+                    self.meals.stopped = True
+                    return
+                budget[0] -= 1
+                grown_total = total + sum(piece.adds[k] for k in combo)
+                grown_use = use + (count << (piece.index * items.width))
+                grown_value, grown_spices = value, spices
+                if is_token:
+                    name = items.token_names[piece.index - items.token_at]
+                    grown_tokens = {**tokens, name: count}
+                    grown_types, grown_chosen = types, chosen
+                else:
+                    kind = items.kinds[piece.index]
+                    grown_tokens = tokens
+                    grown_types = {**types, kind[0]: types.get(kind[0], 0) + count}
+                    grown_chosen = [*chosen, *(Ingredient(kind[0], kind[1], piece.spicings[k]) for k in combo)]
+                    spent = [h - n for h, n in zip(spices_left, left, strict=True)]
+                    grown_use += items.pack_at(items.spice_at, spent)
+                    grown_value += count * piece.value
+                    grown_spices += sum(spent)
+                grown_stars = stars
+                if self.is_legal(grown_types, grown_tokens, grown_chosen):
+                    earned = self.steps.stars(grown_total)
+                    if earned > stars:
+                        self.record(
+                            grown_chosen, grown_tokens, grown_total, grown_use, earned, grown_value, grown_spices
+                        )
+                    grown_stars = max(stars, earned)
+                self.visit(
+                    j + 1,
+                    grown_types,
+                    grown_tokens,
+                    left,
+                    grown_total,
+                    grown_chosen,
+                    grown_use,
+                    grown_stars,
+                    grown_value,
+                    grown_spices,
+                )
+
+    def listed_cheaper(self, j: int, total: int, use: int, stars: int, value: int, spices: int) -> bool:
+        """Whether, for every number of stars above ``stars`` that the pieces j.. (this card's own)
+        could bring, a meal with the same other items is listed spending less of this card's own
+        than any meal grown from this one would (the least value per quality of those pieces
+        bounds what reaching that quality costs): then none of them would be listed (see :meth:`record`)."""
+        others = use & ~self.own_mask
+        most = total + self.rest[j]
+        cheapest = self.cheapest[j]
+        for least, at in self.steps.steps:
+            if at > stars and least <= most:
+                seen = self.found.get((at, others))
+                if seen is None:
+                    return False
+                short = least - total
+                more = 0 if short <= 0 or cheapest is None else (short * cheapest[0] + cheapest[1] - 1) // cheapest[1]
+                if seen[0] > (value + more, spices):
+                    return False
+        return True
+
+    def seen_cheaper(
+        self,
+        j: int,
+        types: dict[str, int],
+        tokens: dict[str, int],
+        spices_left: list[int],
+        total: int,
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> bool:
+        """Whether a meal under construction judged alike whatever is added (see the module) has
+        been met for no more value (then no more spices) of this card's own items."""
+        key = (
+            j,
+            tuple(sorted(types.items())),
+            tuple(sorted(tokens.items())),
+            tuple(spices_left),
+            min(total, self.steps.top),
+            stars,
+            use & ~self.own_mask,
+        )
+        seen = self.seen.get(key)
+        if seen is not None and seen <= (value, spices):
+            return True
+        self.seen[key] = (value, spices)
+        return False
+
+    def is_legal(self, types: dict[str, int], tokens: dict[str, int], chosen: list[Ingredient]) -> bool:
+        """check_meal's verdict on this meal, remembered by its counts of each type and token."""
+        key = (
+            self.card.id,
+            self.held,
+            tuple(sorted(types.items())),
+            tuple(sorted((k, v) for k, v in tokens.items() if v)),
+        )
+        found = self.legal.get(key)
+        if found is None:
+            if len(self.legal) > LEGAL_KEPT:
+                self.legal.clear()
+            problems, _ = check_meal(
+                self.q.ruleset, self.card, chosen, self.all_tokens(tokens), self.params, held=self.held
+            )
+            found = self.legal[key] = not problems
+        return found
+
+    def all_tokens(self, tokens: dict[str, int]) -> dict[str, int]:
+        return {name: tokens.get(name, 0) for name in self.items.token_names}
+
+    def record(
+        self,
+        chosen: list[Ingredient],
+        tokens: dict[str, int],
+        total: int,
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """List this meal unless one earning as much with the same other items spends less of its own."""
+        key = (stars, use & ~self.own_mask)
+        seen = self.found.get(key)
+        if seen is not None and seen[0] <= (value, spices):
+            return
+        ingredients = tuple(self.meals.in_pantry_order(chosen))
+        meal = PlannedMeal(self.card, ingredients, self.all_tokens(tokens), capped_quality(total))
+        self.found[key] = ((value, spices), meal, use)
