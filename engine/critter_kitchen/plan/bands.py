@@ -40,7 +40,7 @@ from .search import PlannedMeal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from ..model.ruleset import Card
@@ -158,9 +158,60 @@ class BandMeals:
         self.own_mask = self.mask(ingredients)
         self.found: dict[tuple[int, int], tuple[tuple[int, int], PlannedMeal, int]] = {}
         self.seen: dict[tuple[Any, ...], tuple[int, int]] = {}
-        spices_left = list(self.items.have[self.items.spice_at : self.items.token_at])
-        self.visit(0, {}, {}, spices_left, 0, [], 0, 0, 0, 0)
+        self.own_parts: dict[tuple[Any, ...], list[Any]] = {}
+        self.collecting: tuple[int, int, int, int, int, dict[Any, Any]] | None = None
+        self.verdicts: dict[tuple[int, ...], bool] = {}  # is_legal's, by the counts of this listing's slots
+        self.prepare_combos()
+        spices_have = self.items.have[self.items.spice_at : self.items.token_at]
+        start = (0,) * len(self.slots)
+        self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
         return [(meal, use) for _, meal, use in self.found.values()]
+
+    def pack_spices(self, counts: Sequence[int]) -> int:
+        return sum(n << (k * self.spice_width) for k, n in enumerate(counts))
+
+    def prepare_combos(self) -> None:
+        """For each piece, every way to add some of its items: (slot, count, quality added, spices
+        needed (packed), use added (see exact.Items.pack), ingredients, value added, spices added)."""
+        items = self.items
+        spices_have = items.have[items.spice_at : items.token_at]
+        self.spice_width = max(spices_have, default=0).bit_length() + 1
+        self.spice_guard = sum(1 << (k * self.spice_width + self.spice_width - 1) for k in range(len(spices_have)))
+        names = items.spice_names
+        slots: list[Any] = []
+        for piece in self.order:
+            slot = self.slot_of(piece)
+            if slot not in slots:
+                slots.append(slot)
+        self.slots = slots
+        self.combos: list[list[tuple[int, int, int, int, int, tuple[Ingredient, ...], int, int]]] = []
+        for piece in self.order:
+            at = slots.index(self.slot_of(piece))
+            found = []
+            for count in range(1, piece.count + 1):
+                for combo in itertools.combinations_with_replacement(range(len(piece.spicings)), count):
+                    spent = [0] * len(names)
+                    for k in combo:
+                        for spice in piece.spicings[k]:
+                            spent[names.index(spice)] += 1
+                    if any(n > h for n, h in zip(spent, spices_have, strict=True)):
+                        continue
+                    use = (count << (piece.index * items.width)) + items.pack_at(items.spice_at, spent)
+                    added: tuple[Ingredient, ...] = ()
+                    if piece.index < items.token_at:
+                        kind = items.kinds[piece.index]
+                        added = tuple(Ingredient(kind[0], kind[1], piece.spicings[k]) for k in combo)
+                    add = sum(piece.adds[k] for k in combo)
+                    more_value = count * piece.value
+                    found.append((at, count, add, self.pack_spices(spent), use, added, more_value, sum(spent)))
+            self.combos.append(found)
+
+    def slot_of(self, piece: Piece) -> tuple[str, str]:
+        """What legality counts of a piece: its ingredients' type, or its token."""
+        items = self.items
+        if piece.index >= items.token_at:
+            return ("token", items.token_names[piece.index - items.token_at])
+        return ("type", items.kinds[piece.index][0])
 
     def pieces(self, card: Card, held: bool) -> list[Piece] | None:
         """The kinds of item the card's meal may take; None when some item would lower a meal's quality."""
@@ -216,98 +267,115 @@ class BandMeals:
     def visit(
         self,
         j: int,
-        types: dict[str, int],
-        tokens: dict[str, int],
-        spices_left: list[int],
+        counts: tuple[int, ...],
+        spices_left: int,
         total: int,
-        chosen: list[Ingredient],
+        chosen: tuple[Ingredient, ...],
         use: int,
         stars: int,
         value: int,
         spices: int,
     ) -> None:
-        """Add items of kinds ``j..`` to the meal so far (``stars``: those of the last legal meal on the way)."""
+        """Add items of the pieces ``j..`` to the meal so far (``counts`` of each slot, the spices
+        left packed, ``stars``: those of the last legal meal on the way)."""
         if j == len(self.order):
             return
         step = self.steps.above(stars)
         if step is None or total + self.rest[j] < step:
             return
+        if j == self.first_own and self.collecting is None:
+            self.own_part(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            return
         if j >= self.first_own:
             if self.listed_cheaper(j, total, use, stars, value, spices):
                 return
-            if self.seen_cheaper(j, types, tokens, spices_left, total, use, stars, value, spices):
+            if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
                 return
-        piece = self.order[j]
-        self.grow(j, piece, types, tokens, spices_left, total, chosen, use, stars, value, spices)
-        self.visit(j + 1, types, tokens, spices_left, total, chosen, use, stars, value, spices)  # none of this kind
+        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices)
+        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices)  # none of this piece
 
-    def grow(
+    def own_part(
         self,
         j: int,
-        piece: Piece,
-        types: dict[str, int],
-        tokens: dict[str, int],
-        spices_left: list[int],
+        counts: tuple[int, ...],
+        spices_left: int,
         total: int,
-        chosen: list[Ingredient],
+        chosen: tuple[Ingredient, ...],
         use: int,
         stars: int,
         value: int,
         spices: int,
     ) -> None:
-        """Add some items of ``piece`` (before trying none: small meals come early, should a limit stop the search)."""
-        items = self.items
-        is_token = piece.index >= items.token_at
-        names = items.spice_names
+        """This card's own items, added to a meal whose other items are settled.
+
+        What they can add (and what is listed of it) depends on nothing but the counts of each
+        type and token so far, the spices left, the quality (past the last step, any) and the
+        stars on the way: worked out once for each such start, and added to every meal that has it.
+        """
+        start = (counts, spices_left, min(total, self.steps.top), stars)
+        known = self.own_parts.get(start)
+        if known is None:
+            self.collecting = (len(chosen), use, total, value, spices, {})
+            self.visit(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.own_parts[start] = list(self.collecting[5].values())
+            self.collecting = None
+            return  # listed as they were found
+        for (more_value, more_spices), added, more_use, more_total, earned, grown in known:
+            self.record(
+                (*chosen, *added),
+                grown,
+                total + more_total,
+                use + more_use,
+                earned,
+                value + more_value,
+                spices + more_spices,
+            )
+
+    def grow(
+        self,
+        j: int,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
-        for count in range(1, piece.count + 1):
-            for combo in itertools.combinations_with_replacement(range(len(piece.spicings)), count):
-                left = list(spices_left)
-                for k in combo:
-                    for spice in piece.spicings[k]:
-                        left[names.index(spice)] -= 1
-                if min(left, default=0) < 0:
-                    continue
-                if budget[0] <= 0:
-                    self.meals.stopped = True
-                    return
-                budget[0] -= 1
-                grown_total = total + sum(piece.adds[k] for k in combo)
-                grown_use = use + (count << (piece.index * items.width))
-                grown_value, grown_spices = value, spices
-                if is_token:
-                    name = items.token_names[piece.index - items.token_at]
-                    grown_tokens = {**tokens, name: count}
-                    grown_types, grown_chosen = types, chosen
-                else:
-                    kind = items.kinds[piece.index]
-                    grown_tokens = tokens
-                    grown_types = {**types, kind[0]: types.get(kind[0], 0) + count}
-                    grown_chosen = [*chosen, *(Ingredient(kind[0], kind[1], piece.spicings[k]) for k in combo)]
-                    spent = [h - n for h, n in zip(spices_left, left, strict=True)]
-                    grown_use += items.pack_at(items.spice_at, spent)
-                    grown_value += count * piece.value
-                    grown_spices += sum(spent)
-                grown_stars = stars
-                if self.is_legal(grown_types, grown_tokens, grown_chosen):
-                    earned = self.steps.stars(grown_total)
-                    if earned > stars:
-                        self.record(
-                            grown_chosen, grown_tokens, grown_total, grown_use, earned, grown_value, grown_spices
-                        )
-                    grown_stars = max(stars, earned)
-                self.visit(
-                    j + 1,
-                    grown_types,
-                    grown_tokens,
-                    left,
-                    grown_total,
-                    grown_chosen,
-                    grown_use,
-                    grown_stars,
-                    grown_value,
-                    grown_spices,
-                )
+        guard = self.spice_guard
+        for slot, count, add, need, more_use, added, more_value, more_spices in self.combos[j]:
+            after = (spices_left | guard) - need
+            if after & guard != guard:
+                continue  # the spices ran out
+            if budget[0] <= 0:
+                self.meals.stopped = True
+                return
+            budget[0] -= 1
+            grown = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+            grown_total = total + add
+            grown_chosen = (*chosen, *added) if added else chosen
+            grown_use = use + more_use
+            grown_value, grown_spices = value + more_value, spices + more_spices
+            grown_stars = stars
+            if self.is_legal(grown, grown_chosen):
+                earned = self.steps.stars(grown_total)
+                if earned > stars:
+                    self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
+                    grown_stars = earned
+            self.visit(
+                j + 1,
+                grown,
+                after ^ guard,
+                grown_total,
+                grown_chosen,
+                grown_use,
+                grown_stars,
+                grown_value,
+                grown_spices,
+            )
 
     def listed_cheaper(self, j: int, total: int, use: int, stars: int, value: int, spices: int) -> bool:
         """Whether, for every number of stars above ``stars`` that the pieces j.. (this card's own)
@@ -328,60 +396,43 @@ class BandMeals:
                     return False
         return True
 
-    def seen_cheaper(
-        self,
-        j: int,
-        types: dict[str, int],
-        tokens: dict[str, int],
-        spices_left: list[int],
-        total: int,
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> bool:
+    def seen_cheaper(self, state: tuple[Any, ...], use: int, value: int, spices: int) -> bool:
         """Whether a meal under construction judged alike whatever is added (see the module) has
-        been met for no more value (then no more spices) of this card's own items."""
-        key = (
-            j,
-            tuple(sorted(types.items())),
-            tuple(sorted(tokens.items())),
-            tuple(spices_left),
-            min(total, self.steps.top),
-            stars,
-            use & ~self.own_mask,
-        )
+        been met with the same other items for no more value (then no more spices) of this card's own."""
+        key = (state, use & ~self.own_mask)
         seen = self.seen.get(key)
         if seen is not None and seen <= (value, spices):
             return True
         self.seen[key] = (value, spices)
         return False
 
-    def is_legal(self, types: dict[str, int], tokens: dict[str, int], chosen: list[Ingredient]) -> bool:
+    def is_legal(self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]) -> bool:
         """check_meal's verdict on this meal, remembered by its counts of each type and token."""
-        key = (
-            self.card.id,
-            self.held,
-            tuple(sorted(types.items())),
-            tuple(sorted((k, v) for k, v in tokens.items() if v)),
-        )
-        found = self.legal.get(key)
+        found = self.verdicts.get(counts)
         if found is None:
-            if len(self.legal) > LEGAL_KEPT:
-                self.legal.clear()
-            problems, _ = check_meal(
-                self.q.ruleset, self.card, chosen, self.all_tokens(tokens), self.params, held=self.held
-            )
-            found = self.legal[key] = not problems
+            named = tuple((slot, n) for slot, n in zip(self.slots, counts, strict=True) if n)
+            key = (self.card.id, self.held, tuple(sorted(named)))
+            found = self.legal.get(key)
+            if found is None:
+                if len(self.legal) > LEGAL_KEPT:
+                    self.legal.clear()
+                tokens = self.tokens_of(counts)
+                problems, _ = check_meal(self.q.ruleset, self.card, chosen, tokens, self.params, held=self.held)
+                found = self.legal[key] = not problems
+            self.verdicts[counts] = found
         return found
 
-    def all_tokens(self, tokens: dict[str, int]) -> dict[str, int]:
-        return {name: tokens.get(name, 0) for name in self.items.token_names}
+    def tokens_of(self, counts: tuple[int, ...]) -> dict[str, int]:
+        given = {name: 0 for name in self.items.token_names}
+        for (what, name), n in zip(self.slots, counts, strict=True):
+            if what == "token":
+                given[name] = n
+        return given
 
     def record(
         self,
-        chosen: list[Ingredient],
-        tokens: dict[str, int],
+        chosen: tuple[Ingredient, ...],
+        counts: tuple[int, ...],
         total: int,
         use: int,
         stars: int,
@@ -389,10 +440,18 @@ class BandMeals:
         spices: int,
     ) -> None:
         """List this meal unless one earning as much with the same other items spends less of its own."""
+        if self.collecting is not None:  # this card's own items added at one start (see own_part)
+            at, start_use, start_total, start_value, start_spices, found = self.collecting
+            more_use = use - start_use
+            more = (value - start_value, spices - start_spices)
+            part = (more, chosen[at:], more_use, total - start_total, stars, counts)
+            here = (stars, more_use & ~self.own_mask)
+            if here not in found or found[here][0] > more:
+                found[here] = part
         key = (stars, use & ~self.own_mask)
         seen = self.found.get(key)
         if seen is not None and seen[0] <= (value, spices):
             return
-        ingredients = tuple(self.meals.in_pantry_order(chosen))
-        meal = PlannedMeal(self.card, ingredients, self.all_tokens(tokens), capped_quality(total))
+        ingredients = tuple(self.meals.in_pantry_order(list(chosen)))
+        meal = PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
         self.found[key] = ((value, spices), meal, use)
