@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
-    from .exact import CardMeals
+    from .exact import CardMeals, FastSearch, Option
+
+    Key = tuple[int, int, int, int]
 
 LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
 LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
@@ -455,3 +457,114 @@ class BandMeals:
         ingredients = tuple(self.meals.in_pantry_order(list(chosen)))
         meal = PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
         self.found[key] = ((value, spices), meal, use)
+
+
+def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
+    """The best plan from each card's meals listed by steps (:class:`BandMeals`): its stars as the
+    proof adds them up, and its meals; None when the listing was cut short by the search's limit
+    (it builds large meals first) or check_meal disagrees with a planned meal (a fact failed)."""
+    search.by_steps = True
+    options = search.card_options()
+    if search.cut:
+        return None
+    (stars, *_), chosen = Combination(search, options).run()
+    for option in chosen:
+        meal = option.meal
+        held = meal.card is search.q.challenges[-1]
+        params = search.scorer.params
+        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, params, held=held)
+        if problems or quality != meal.quality:
+            return None
+    return stars, chosen
+
+
+class Combination:
+    """The best choice of at most one meal per card, when a plan's stars are the sum of its meals'.
+
+    Depth first over the cards (the card with the fewest meals last), each card's meals best
+    first (stars, then least value, fewer tokens, fewer spices), bounded as
+    :meth:`~.exact.FastSearch.visit` is; with its meals in that order, a card's first meal
+    whose bound falls short in stars ends its loop, and the last card's first meal that fits
+    the items left is its best.
+    """
+
+    def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
+        self.items = search.items
+        self.options = sorted(
+            (sorted(meals, key=lambda o: (-o.stars, o.value, o.tokens, o.spices)) for meals in options),
+            key=len,
+            reverse=True,
+        )
+        most = [max((o.stars for o in meals), default=0) for meals in self.options]
+        self.still = [sum(most[i:]) for i in range(len(self.options) + 1)]
+        self.least_value = search.least_values(self.options)
+        items = self.items
+        self.best: tuple[Key, tuple[Option, ...]] = ((0, items.value_held, 0, items.spices_held), ())
+        # the fields of every item some meal of the last card uses: only they tell whether one fits
+        field = (1 << items.width) - 1
+        used = 0
+        for option in self.options[-1] if self.options else ():
+            used |= option.use
+        self.last_fields = sum(
+            field << (k * items.width) for k in range(len(items.have)) if used >> (k * items.width) & field
+        )
+        self.fitting: dict[int, Option | None] = {}
+
+    def run(self) -> tuple[Key, tuple[Option, ...]]:
+        self.visit(0, self.items.packed_have, 0, 0, 0, 0, ())
+        return self.best
+
+    def bound(self, i: int, stars: int, value: int, tokens: int, spices: int) -> Key:
+        """The best key a plan with these meals so far could reach with cards i.. (see FastSearch.visit)."""
+        items = self.items
+        most = stars + self.still[i]
+        value_left = items.value_held - value
+        best_stars = self.best[0][0]
+        if most == best_stars and best_stars - stars > 0:
+            row = self.least_value[i]
+            value_left -= row[min(best_stars - stars, len(row) - 1)]
+        return (most, value_left, -tokens, items.spices_held - spices)
+
+    def visit(
+        self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
+    ) -> None:
+        if self.bound(i, stars, value, tokens, spices) <= self.best[0]:
+            return
+        items = self.items
+        if i == len(self.options):
+            self.best = ((stars, items.value_held - value, -tokens, items.spices_held - spices), chosen)
+            return
+        guard = items.guard
+        if i == len(self.options) - 1:
+            self.last_card(left, stars, value, tokens, spices, chosen)
+            return
+        for option in self.options[i]:
+            grown_stars = stars + option.stars
+            if grown_stars + self.still[i + 1] < self.best[0][0]:
+                break  # the meals after this one earn no more
+            after = (left | guard) - option.use
+            if after & guard != guard:
+                continue  # does not fit the items left
+            grown = (grown_stars, value + option.value, tokens + option.tokens, spices + option.spices)
+            self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
+        self.visit(i + 1, left, stars, value, tokens, spices, chosen)  # no meal for this card
+
+    def last_card(
+        self, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
+    ) -> None:
+        """The last card: its first meal (best first) that fits the items left, or none, ends the plan."""
+        option = self.first_fitting(left)
+        if option is not None:
+            grown = (stars + option.stars, value + option.value, tokens + option.tokens, spices + option.spices)
+            self.visit(len(self.options), 0, *grown, (*chosen, option))
+        self.visit(len(self.options), left, stars, value, tokens, spices, chosen)
+
+    def first_fitting(self, left: int) -> Option | None:
+        """The last card's best meal that fits ``left`` (remembered by the items its meals may use)."""
+        key = left & self.last_fields
+        if key not in self.fitting:
+            guard = self.items.guard
+            self.fitting[key] = next(
+                (o for o in self.options[-1] if ((left | guard) - o.use) & guard == guard and o.stars > 0), None
+            )
+        return self.fitting[key]

@@ -433,26 +433,23 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     """The exact plan found by :class:`FastSearch`; ``optimal`` is False when ``limit`` meals were
     checked before every card's meals were listed (the plan is then the best among those listed)."""
     search = FastSearch(question, limit)
-    search.by_steps = search.rising  # the exact effort lists a card's meals by its steps when it can
-    (stars, *_), chosen = search.run()
-    if search.by_steps and (search.cut or not all(_as_the_engine_judges(search, o.meal) for o in chosen)):
+    if search.rising:  # the stars of a card are steps of quality: list its meals by them (see .bands)
+        from .bands import plan_by_steps
+
+        found = plan_by_steps(search)
+        if found is not None:
+            stars, chosen = found
+            # the proof says the stars add up; the engine, scoring the whole plan, has the last word
+            return _plan(search, chosen, search.scorer.stars(tuple(o.meal for o in chosen)))
         # Cut short, the listing by steps may have found only large meals (those are built first);
         # or a fact .bands rests on failed for this pantry (the tests say it cannot). Either way
         # the plain listing plans it: every meal, the smallest first, each card its share.
         search = FastSearch(question, limit)
-        (stars, *_), chosen = search.run()
+    (stars, *_), chosen = search.run()
     if search.separable:
         # the proof says the stars add up; the engine, scoring the whole plan, has the last word
         stars = search.scorer.stars(tuple(o.meal for o in chosen))
     return _plan(search, chosen, stars)
-
-
-def _as_the_engine_judges(search: FastSearch, meal: PlannedMeal) -> bool:
-    """Whether check_meal finds ``meal`` legal, of the quality the search gave it."""
-    held = meal.card is search.q.challenges[-1]
-    params = search.scorer.params
-    problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, params, held=held)
-    return not problems and quality == meal.quality
 
 
 def _plan(search: FastSearch, chosen: tuple[Option, ...], stars: int) -> Plan:
