@@ -52,6 +52,26 @@ LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
 LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
 
 
+FEW_MEALS = 400  # a card with at most about this many meals has them all listed: finding its steps costs more
+
+
+def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
+    """Whether the card has few enough meals (a rough count from above) that listing them all is cheaper."""
+    items = meals.items
+    allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
+    count = 1
+    ingredients = 0
+    for i, kind in enumerate(items.kinds):
+        if allowed is None or kind[0] in allowed:
+            count *= items.have[i] + 1
+            ingredients += items.have[i]
+    for n in items.have[items.token_at :]:
+        count *= n + 1
+    spices = sum(items.have[items.spice_at : items.token_at])
+    spicings: int = (spices + 1) ** min(spices, ingredients)
+    return count * spicings <= FEW_MEALS
+
+
 class Steps:
     """One card's stars as a step function of its meal's quality: ``[(least quality, stars)]``."""
 

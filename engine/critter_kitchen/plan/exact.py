@@ -330,7 +330,10 @@ class FastSearch:
         """The card's meals that can matter when its stars are steps of quality (see .bands), or None."""
         if not self.by_steps:
             return None
-        from .bands import BandMeals
+        from .bands import BandMeals, few_meals
+
+        if few_meals(meals, card, held):
+            return None  # listing them all costs less than finding the steps
 
         cards = self.q.challenges
         others = [(c, i == len(cards) - 1) for i, c in enumerate(cards) if c is not card]

@@ -43,7 +43,34 @@ def programs(ruleset: Ruleset, cards: Iterable[Card]) -> list[n.Program]:
 
 def called(trees: Iterable[object]) -> set[str]:
     """The names of every function called in ``trees``."""
-    return {node.func for tree in trees for node in n.walk(tree) if isinstance(node, n.Call | n.Comprehension)}
+    found: set[str] = set()
+    for tree in trees:
+        found |= _facts(tree)[0]
+    return found
+
+
+# What a walk through one syntax tree finds (the functions it calls, the names it binds), by the
+# tree's id, the tree kept with it so that the id is not reused: the trees in play are those of
+# the packs loaded, few, and each table of a simulation asks again.
+_WALKED: dict[int, tuple[object, set[str], set[str]]] = {}
+
+
+def _facts(tree: object) -> tuple[set[str], set[str]]:
+    known = _WALKED.get(id(tree))
+    if known is None or known[0] is not tree:
+        calls: set[str] = set()
+        bound: set[str] = set()
+        for node in n.walk(tree):
+            if isinstance(node, n.Call | n.Comprehension):
+                calls.add(node.func)
+            if isinstance(node, n.Let):
+                bound.add(node.name)
+            elif isinstance(node, n.For | n.Comprehension):
+                bound.add(node.var)
+        if len(_WALKED) > 4096:
+            _WALKED.clear()
+        known = _WALKED[id(tree)] = (tree, calls, bound)
+    return known[1], known[2]
 
 
 def meal_functions() -> set[str]:
@@ -150,9 +177,9 @@ def stars_rise_with_quality(trees: list[n.Program], tables: Iterable[Mapping[str
     below 0). ``band(x, b)`` never falls in ``x`` when every parameter table ``b`` in
     ``tables`` (the parameters in force) lists stars never below 0 and never falling.
     """
-    bound = {s.name for tree in trees for s in n.walk(tree) if isinstance(s, n.Let)}
-    bound |= {s.var for tree in trees for s in n.walk(tree) if isinstance(s, n.For)}
-    bound |= {s.var for tree in trees for s in n.walk(tree) if isinstance(s, n.Comprehension)}
+    bound: set[str] = set()
+    for tree in trees:
+        bound |= _facts(tree)[1]
     proof = _Rising([dict(t) for t in tables], bound)
     return all(proof.top(tree.body) for tree in trees)
 
