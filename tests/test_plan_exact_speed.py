@@ -157,7 +157,9 @@ def test_a_meal_of_a_quality_tells_the_stars_of_every_meal_of_that_quality(base)
 
 
 def listings(monkeypatch) -> list[int]:
-    """Counts the cards whose meals are listed by steps (the list grows as plans are made)."""
+    """Counts the cards whose meals are listed by steps (the list grows as plans are made); every
+    card's, however few its meals (by default those with few are listed plainly)."""
+    monkeypatch.setattr(bands, "FEW_MEALS", 0)
     calls: list[int] = []
     listing = bands.BandMeals.listing
 
@@ -227,6 +229,18 @@ def test_larger_plans_listed_by_steps_equal_the_plain_listing(fixture, request, 
         key, _ = FastSearch(asked, 10**7).run()  # every legal meal of each card, as before the steps
         assert plan.optimal and order(plan) == key, n
     assert len(calls) == 3 * 40
+
+
+def test_cards_with_few_meals_are_listed_plainly(base, monkeypatch):
+    calls: list[int] = []
+    listing = bands.BandMeals.listing
+    monkeypatch.setattr(
+        bands.BandMeals, "listing", lambda self, card, held: calls.append(1) or listing(self, card, held)
+    )
+    small = question(larger_pantry(random.Random(8), base, 4), base)
+    assert plan_round(small).optimal and calls == []
+    large = question(larger_pantry(random.Random(8), base, 16), base)
+    assert plan_round(large).optimal and calls
 
 
 def test_a_cut_listing_by_steps_leaves_the_round_to_the_plain_listing(base, monkeypatch):
