@@ -228,7 +228,7 @@ class Context:
         self.separable = separable(trees)
         self.single: dict[tuple[str, Any], int] = {}
         self.checks: dict[tuple[Any, ...], int | None] = {}
-        # Stars a step function of quality: then .bands plans the round without listing meals.
+        # Stars a step function of quality: then .bands lists a card's meals by those steps.
         tables = (self.scorer.table_params, self.scorer.params)
         self.rising = self.separable and quality_only(trees) and stars_rise_with_quality(trees, tables)
         self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
