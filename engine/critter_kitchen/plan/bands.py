@@ -56,7 +56,7 @@ FEW_MEALS = 400  # a card with at most about this many meals has them all listed
 
 
 def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
-    """Whether the card has few enough meals (a rough count from above) that listing them all is cheaper."""
+    """Whether the card has few enough meals (a rough count) that listing them all is cheaper than the steps."""
     items = meals.items
     allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
     count = 1
