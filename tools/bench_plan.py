@@ -1,7 +1,7 @@
 """Planner speed and soundness on random challenge-round pantries.
 
     python tools/bench_plan.py [--pantries 20] [--sizes 4,8,12,16,20] [--critic-sizes 5,7]
-        [--fast-pantries 1000] [--fast-sizes 4,6,8,10] [--pack a-la-carte] [--only exact|critic|fast]
+        [--fast-pantries 1000] [--fast-sizes 4,6,8,10] [--pack a-la-carte] [--only exact|critic|fast] [--plain]
 
 For each pantry size (ingredients, spices and tokens together), random pantries for three
 random challenge cards of the rules in play: the time of each exact plan (median, p95,
@@ -107,17 +107,40 @@ def quantile(times: list[float], at: int) -> float:
     return statistics.quantiles(times, n=100, method="inclusive")[at - 1] if len(times) > 1 else times[0]
 
 
-def bench_rounds(ruleset: Any, sizes: list[int], pantries: int) -> tuple[list[float], int, int]:
-    """Exact challenge-round plans by pantry size: times, searches cut short, plans refused."""
+def plain_listing(asked: Any) -> None:
+    """The exact plan with every legal meal of each card listed (no listing by steps): the baseline."""
+    from critter_kitchen.plan.exact import FastSearch
+    from critter_kitchen.plan.search import NODE_LIMIT
+
+    search = FastSearch(asked, NODE_LIMIT)
+    _, chosen = search.run()
+    search.scorer.stars(tuple(o.meal for o in chosen))
+
+
+def bench_rounds(ruleset: Any, sizes: list[int], pantries: int, plain: bool = False) -> tuple[list[float], int, int]:
+    """Exact challenge-round plans by pantry size: times, searches cut short, plans refused.
+
+    ``plain``: each pantry is planned with the plain listing first (the baseline), each plan
+    from an empty memory of tables, and the ratio of the two times is printed.
+    """
+    from critter_kitchen.plan.exact import CONTEXTS
+
     rng = random.Random(13)
     everything: list[float] = []
     cut_all = refused_all = 0
     for size in sizes:
         times, cut, refused = [], 0, 0
+        baseline: list[float] = []
         for _ in range(pantries):
             pantry = random_pantry(rng, ruleset, size)
             data = {k: v for k, v in pantry.items() if not k.startswith("_")}
             asked = question(data, ruleset)
+            if plain:
+                CONTEXTS.clear()
+                start = time.perf_counter()
+                plain_listing(asked)
+                baseline.append(time.perf_counter() - start)
+                CONTEXTS.clear()
             start = time.perf_counter()
             plan = plan_round(asked)
             times.append(time.perf_counter() - start)
@@ -129,6 +152,15 @@ def bench_rounds(ruleset: Any, sizes: list[int], pantries: int) -> tuple[list[fl
             f"not proved optimal {cut}/{pantries}  refused by the engine {refused}",
             flush=True,
         )
+        if plain:
+            print(
+                f"   plain listing: median {statistics.median(baseline) * 1e3:8.1f} ms  "
+                f"p95 {quantile(baseline, 95) * 1e3:8.1f} ms  p99 {quantile(baseline, 99) * 1e3:8.1f} ms  "
+                f"ratio plain/steps: median {statistics.median(baseline) / statistics.median(times):.1f}  "
+                f"p95 {quantile(baseline, 95) / quantile(times, 95):.1f}  "
+                f"total {sum(baseline) / sum(times):.1f}",
+                flush=True,
+            )
         everything += times
         cut_all += cut
         refused_all += refused
@@ -205,6 +237,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50, help="tables (card sets) the fast pantries are planned at")
     parser.add_argument("--pack", action="append", default=[])
     parser.add_argument("--only", choices=["exact", "critic", "fast"], action="append", help="run only these parts")
+    parser.add_argument(
+        "--plain", action="store_true", help="time the exact plans with every legal meal listed too (the baseline)"
+    )
     args = parser.parse_args()
     ruleset = load_ruleset(packs_for({}, args.pack))
     parts = args.only or ["exact", "critic", "fast"]
@@ -212,7 +247,7 @@ def main() -> None:
     refused = 0
     if "exact" in parts:
         sizes = [int(s) for s in args.sizes.split(",")]
-        times, cut, bad = bench_rounds(ruleset, sizes, args.pantries)
+        times, cut, bad = bench_rounds(ruleset, sizes, args.pantries, args.plain)
         refused += bad
         p95, p99 = quantile(times, 95), quantile(times, 99)
         ok = p95 <= GOALS["exact_p95"] and p99 <= GOALS["exact_p99"]

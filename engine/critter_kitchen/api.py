@@ -158,3 +158,32 @@ def check_spices(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, 
     from .model.meals import ingredient_problems
 
     return ingredient_problems(ingredient, params, ruleset.ingredient_types)
+
+
+def ingredient_quality(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, Any]) -> int:
+    """What ``ingredient`` (with its spices) adds to the quality of a legal challenge meal.
+
+    Facts of the meal rules a search may rely on (``tests/test_plan_exact_speed.py`` checks
+    them against :func:`check_meal`): a legal meal's quality is
+    ``capped_quality(sum of ingredient_quality and token_quality of its parts)``; and whether
+    a meal whose every ingredient passes :func:`check_spices` is legal depends only on how
+    many ingredients of each type and how many of each token it holds, never on their
+    values or spices.
+    """
+    from .model.meals import ingredient_quality as part
+
+    return part(ingredient, params)
+
+
+def token_quality(ruleset: Ruleset, token: str, params: Mapping[str, Any]) -> int:
+    """What one ``token`` (a token these rules know) adds to the quality of a legal challenge meal."""
+    from .model.meals import token_quality as part
+
+    return part(token, params)
+
+
+def capped_quality(total: int) -> int:
+    """A challenge meal's quality from the sum of its parts (see :func:`ingredient_quality`)."""
+    from .model.meals import capped_quality as capped
+
+    return capped(total)

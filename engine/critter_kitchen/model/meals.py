@@ -196,14 +196,35 @@ def served_meal_problems(
 
 
 def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any]) -> int:
-    """A legal meal's quality: each ingredient's value times the spice factor per spice, plus token values."""
-    factor, values = params["spice_factor"], params["token_values"]
+    """A legal meal's quality: each ingredient's value times the spice factor per spice, plus token values.
+
+    Written as a sum of parts (:func:`ingredient_quality`, :func:`token_quality`), capped
+    (:func:`capped_quality`): a search may add a meal's quality up from its parts.
+    """
     quality = 0
     for ingredient in ingredients:
-        quality += ingredient.value * factor ** len(ingredient.spices)
+        quality += ingredient_quality(ingredient, params)
     for token, n in tokens.items():
-        quality += n * values[token]
-    return min(quality, MAX_QUALITY)
+        quality += n * token_quality(token, params)
+    return capped_quality(quality)
+
+
+def ingredient_quality(ingredient: Ingredient, params: Mapping[str, Any]) -> int:
+    """What one ingredient (with its spices) adds to a challenge meal's quality."""
+    factor: int = params["spice_factor"]
+    quality: int = ingredient.value * factor ** len(ingredient.spices)
+    return quality
+
+
+def token_quality(token: str, params: Mapping[str, Any]) -> int:
+    """What one token adds to a challenge meal's quality (a token these rules know)."""
+    value: int = params["token_values"][token]
+    return value
+
+
+def capped_quality(total: int) -> int:
+    """A meal's quality from the sum of its parts."""
+    return min(total, MAX_QUALITY)
 
 
 def course_kind_problem(kind: str, params: Mapping[str, Any]) -> str | None:

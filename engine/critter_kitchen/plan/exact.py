@@ -23,7 +23,7 @@ import itertools
 
 from ..api import check_meal, check_spices, meal_types
 from ..model.game import Ingredient
-from .reads import programs, separable, signature_of
+from .reads import programs, quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 
 TYPE_CHECKING = False
@@ -228,6 +228,10 @@ class Context:
         self.separable = separable(trees)
         self.single: dict[tuple[str, Any], int] = {}
         self.checks: dict[tuple[Any, ...], int | None] = {}
+        # Stars a step function of quality: then .bands lists a card's meals by those steps.
+        tables = (self.scorer.table_params, self.scorer.params)
+        self.rising = self.separable and quality_only(trees) and stars_rise_with_quality(trees, tables)
+        self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
 
 
 CONTEXTS: dict[tuple[Any, ...], Context] = {}
@@ -270,6 +274,9 @@ class FastSearch:
         self.single = table.single
         self.checks = table.checks
         self.together: dict[tuple[Any, ...], int] = {}
+        self.rising = table.rising
+        self.legal = table.legal
+        self.by_steps = False  # list a card's meals by the steps of its stars (see .bands)
 
     def stars_alone(self, option: Option) -> int:
         key = (option.meal.card.id, option.signature)
@@ -294,7 +301,9 @@ class FastSearch:
             # Of the meals using exactly the same items, one per signature is enough (one per
             # stars when stars add up: the most); then the ones dominated by fewer items go.
             same_use: dict[tuple[Any, int], Option] = {}
-            for meal, use in meals.options(card, i == len(cards) - 1):
+            held = i == len(cards) - 1
+            listed = self.listed_by_steps(meals, card, held)
+            for meal, use in listed if listed is not None else meals.options(card, held):
                 option = Option(meal, use, self.signature(meal), self.items)
                 if self.separable:
                     option.stars = self.stars_alone(option)
@@ -316,6 +325,28 @@ class FastSearch:
             self.checked += share - self.budget[0]
             self.cut = meals.stopped
         return per_card
+
+    def listed_by_steps(self, meals: CardMeals, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
+        """The card's meals that can matter when its stars are steps of quality (see .bands), or None."""
+        if not self.by_steps:
+            return None
+        from .bands import BandMeals, few_meals
+
+        if few_meals(meals, card, held):
+            return None  # listing them all costs less than finding the steps
+
+        cards = self.q.challenges
+        others = [(c, i == len(cards) - 1) for i, c in enumerate(cards) if c is not card]
+        return BandMeals(meals, self.stars_at, self.legal, others).listing(card, held)
+
+    def stars_at(self, card: Card, quality: int) -> int:
+        """The stars a meal of ``quality`` earns for ``card`` served alone. The programs read nothing
+        of a meal but its quality (:func:`.reads.quality_only`), so a meal of that quality tells it."""
+        probe = PlannedMeal(card, (), {}, quality)
+        key = (card.id, self.signature(probe))
+        if key not in self.single:
+            self.single[key] = self.scorer.game_stars((probe,)) - self.scorer.baseline
+        return self.single[key]
 
     def by_stars(self, options: list[Option]) -> list[Option]:
         """Separable stars: a meal matters by its stars alone; one earning nothing never helps."""
@@ -405,6 +436,18 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     """The exact plan found by :class:`FastSearch`; ``optimal`` is False when ``limit`` meals were
     checked before every card's meals were listed (the plan is then the best among those listed)."""
     search = FastSearch(question, limit)
+    if search.rising:  # the stars of a card are steps of quality: list its meals by them (see .bands)
+        from .bands import plan_by_steps
+
+        found = plan_by_steps(search)
+        if found is not None:
+            stars, chosen = found
+            # the proof says the stars add up; the engine, scoring the whole plan, has the last word
+            return _plan(search, chosen, search.scorer.stars(tuple(o.meal for o in chosen)))
+        # Cut short, the listing by steps may have found only large meals (those are built first);
+        # or a fact .bands rests on failed for this pantry (the tests say it cannot). Either way
+        # the plain listing plans it: every meal, the smallest first, each card its share.
+        search = FastSearch(question, limit)
     (stars, *_), chosen = search.run()
     if search.separable:
         # the proof says the stars add up; the engine, scoring the whole plan, has the last word

@@ -21,7 +21,7 @@ from ..dsl.registry import FUNCTIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from ..model.ruleset import Card, Ruleset
@@ -43,7 +43,34 @@ def programs(ruleset: Ruleset, cards: Iterable[Card]) -> list[n.Program]:
 
 def called(trees: Iterable[object]) -> set[str]:
     """The names of every function called in ``trees``."""
-    return {node.func for tree in trees for node in n.walk(tree) if isinstance(node, n.Call | n.Comprehension)}
+    found: set[str] = set()
+    for tree in trees:
+        found |= _facts(tree)[0]
+    return found
+
+
+# What a walk through one syntax tree finds (the functions it calls, the names it binds), by the
+# tree's id, the tree kept with it so that the id is not reused: the trees in play are those of
+# the packs loaded, few, and each table of a simulation asks again.
+_WALKED: dict[int, tuple[object, set[str], set[str]]] = {}
+
+
+def _facts(tree: object) -> tuple[set[str], set[str]]:
+    known = _WALKED.get(id(tree))
+    if known is None or known[0] is not tree:
+        calls: set[str] = set()
+        bound: set[str] = set()
+        for node in n.walk(tree):
+            if isinstance(node, n.Call | n.Comprehension):
+                calls.add(node.func)
+            if isinstance(node, n.Let):
+                bound.add(node.name)
+            elif isinstance(node, n.For | n.Comprehension):
+                bound.add(node.var)
+        if len(_WALKED) > 4096:
+            _WALKED.clear()
+        known = _WALKED[id(tree)] = (tree, calls, bound)
+    return known[1], known[2]
 
 
 def meal_functions() -> set[str]:
@@ -126,3 +153,176 @@ def _per_meal_ok(body: tuple[n.Stmt, ...]) -> bool:
         if isinstance(node, n.Call | n.Comprehension) and node.func in MEAL_SOURCES:
             return False
     return True
+
+
+def quality_only(trees: list[n.Program]) -> bool:
+    """Whether the programs in play read nothing of a meal but its quality (and its card and player)."""
+    return called(trees) & meal_functions() <= {"meal_quality", *SAME_FOR_A_CARD}
+
+
+# What an expression inside a meal loop is, as the meal's quality rises (all else fixed):
+CONST = "const"  # the same whatever the quality
+UP = "up"  # a number that never falls
+RISING = "rising"  # a condition that, once true, stays true
+OTHER = "other"  # nothing proved
+
+
+def stars_rise_with_quality(trees: list[n.Program], tables: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether the stars a meal earns alone never fall as its quality rises (every other part of
+    the game fixed), for separable programs (:func:`separable`) that read a meal's quality only.
+
+    Each award in a meal loop must give a never-falling amount to a target that does not
+    depend on the meal, under conditions that either do not depend on the meal or, once
+    true, stay true (``meal_quality(m) >= 12``; then with no ``else`` and an amount never
+    below 0). ``band(x, b)`` never falls in ``x`` when every parameter table ``b`` in
+    ``tables`` (the parameters in force) lists stars never below 0 and never falling.
+    """
+    bound: set[str] = set()
+    for tree in trees:
+        bound |= _facts(tree)[1]
+    proof = _Rising([dict(t) for t in tables], bound)
+    return all(proof.top(tree.body) for tree in trees)
+
+
+class _Rising:
+    def __init__(self, tables: list[dict[str, Any]], bound: set[str]) -> None:
+        self.tables = tables
+        self.bound = bound  # names a program binds: never read as a parameter table here
+
+    def top(self, body: tuple[n.Stmt, ...]) -> bool:
+        """Outside meal loops (meal-free, as :func:`separable` proved): every meal loop must rise."""
+        for stmt in body:
+            if isinstance(stmt, n.For):
+                if isinstance(stmt.source, n.Call) and stmt.source.func in MEAL_SOURCES:
+                    if not self.body(stmt.body, {stmt.var: "meal"}, guarded=False):
+                        return False
+                elif not self.top(stmt.body):
+                    return False
+            elif isinstance(stmt, n.If) and not (self.top(stmt.then) and self.top(stmt.orelse)):
+                return False
+        return True
+
+    def body(self, body: tuple[n.Stmt, ...], env: dict[str, str], guarded: bool) -> bool:
+        """A meal loop's statements (``guarded``: under a rising condition, amounts must be >= 0)."""
+        env = dict(env)
+        for stmt in body:
+            if isinstance(stmt, n.Let):
+                env[stmt.name] = self.kind(stmt.value, env)
+            elif isinstance(stmt, n.Award):
+                amount = self.kind(stmt.amount, env)
+                if self.kind(stmt.target, env) != CONST or amount not in (CONST, UP):
+                    return False
+                if guarded and not self.at_least_zero(stmt.amount):
+                    return False
+            elif isinstance(stmt, n.If):
+                condition = self.kind(stmt.condition, env)
+                if condition == CONST:
+                    if not (self.body(stmt.then, env, guarded) and self.body(stmt.orelse, env, guarded)):
+                        return False
+                elif condition == RISING:
+                    if any(not isinstance(s, n.Pass) for s in stmt.orelse) or not self.body(stmt.then, env, True):
+                        return False
+                else:
+                    return False
+            elif isinstance(stmt, n.For):
+                if self.kind(stmt.source, env) != CONST:
+                    return False
+                if not self.body(stmt.body, {**env, stmt.var: CONST}, guarded):
+                    return False
+            elif not isinstance(stmt, n.Pass):
+                return False  # a change (set, add, multiply), or a statement this proof does not know
+        return True
+
+    def kind(self, expr: object, env: dict[str, str]) -> str:
+        """What ``expr`` is as the meal's quality rises (see CONST, UP, RISING, OTHER)."""
+        if isinstance(expr, n.Name):
+            found = env.get(expr.name, CONST)
+            return OTHER if found == "meal" else found
+        if isinstance(expr, n.Call) and len(expr.args) == 1 and self.is_meal(expr.args[0], env):
+            if expr.func == "meal_quality":
+                return UP
+            return CONST if expr.func in SAME_FOR_A_CARD else OTHER
+        if isinstance(expr, n.Call) and expr.func == "band" and len(expr.args) == 2:
+            x, table = (self.kind(a, env) for a in expr.args)
+            if x == UP and table == CONST and self.rising_table(expr.args[1]):
+                return UP
+        if isinstance(expr, n.BinOp):
+            return self.arithmetic(expr, env)
+        if isinstance(expr, n.Compare):
+            left, right = self.kind(expr.left, env), self.kind(expr.right, env)
+            if (left, right) == (UP, CONST) and expr.op in (">", ">="):
+                return RISING
+            if (left, right) == (CONST, UP) and expr.op in ("<", "<="):
+                return RISING
+        if isinstance(expr, n.BoolOp):
+            parts = {self.kind(expr.left, env), self.kind(expr.right, env)}
+            if parts <= {CONST, RISING}:
+                return RISING if RISING in parts else CONST
+        return CONST if self.all_const(expr, env) else OTHER
+
+    def arithmetic(self, expr: n.BinOp, env: dict[str, str]) -> str:
+        left, right = self.kind(expr.left, env), self.kind(expr.right, env)
+        if {left, right} <= {CONST, UP} and UP in {left, right}:
+            if expr.op == "+":
+                return UP
+            if expr.op == "-" and right == CONST:
+                return UP
+            number = expr.right if left == UP else expr.left
+            if expr.op == "*" and isinstance(number, n.Number) and number.value >= 0:
+                return UP
+            if expr.op == "//" and right == CONST and isinstance(expr.right, n.Number) and expr.right.value > 0:
+                return UP
+        return CONST if self.all_const(expr, env) else OTHER
+
+    def is_meal(self, expr: object, env: dict[str, str]) -> bool:
+        return isinstance(expr, n.Name) and env.get(expr.name) == "meal"
+
+    def meal_free(self, expr: object, env: dict[str, str]) -> bool:
+        """Whether ``expr`` names neither the meal nor anything worked out from it."""
+        return not any(isinstance(x, n.Name) and env.get(x.name, CONST) != CONST for x in n.walk(expr))
+
+    def all_const(self, expr: object, env: dict[str, str]) -> bool:
+        """Whether every input of ``expr`` is the same whatever the quality (functions are pure)."""
+        parts: tuple[object, ...]
+        if isinstance(expr, n.Number):
+            return True
+        if isinstance(expr, n.Text):
+            parts = tuple(p for p in expr.parts if not isinstance(p, str))
+        elif isinstance(expr, n.Comprehension):
+            return self.meal_free(expr, env)  # its variable is bound inside: judged by the names it reads
+        elif isinstance(expr, n.Call):
+            parts = expr.args
+        elif isinstance(expr, n.BinOp | n.Compare | n.BoolOp):
+            parts = (expr.left, expr.right)
+        elif isinstance(expr, n.Contains):
+            parts = (expr.item, expr.collection)
+        elif isinstance(expr, n.Not | n.Neg):
+            parts = (expr.operand,)
+        else:
+            return False
+        return all(self.kind(part, env) == CONST for part in parts)
+
+    def rising_table(self, table: object) -> bool:
+        """Whether ``table`` is a parameter whose bands list stars never below 0 and never falling."""
+        if not isinstance(table, n.Name) or table.name in self.bound:
+            return False
+        for params in self.tables:
+            rows = params.get(table.name)
+            if not isinstance(rows, list) or not all(isinstance(r, list | tuple) and len(r) == 2 for r in rows):
+                return False
+            stars = [r[1] for r in rows]
+            if not all(isinstance(s, int) for s in stars) or any(s < 0 for s in stars):
+                return False
+            if any(a > b for a, b in zip(stars, stars[1:], strict=False)):
+                return False
+        return bool(self.tables)
+
+    def at_least_zero(self, expr: object) -> bool:
+        """Whether an award amount is never below 0 (numbers, bands of :meth:`rising_table`, sums)."""
+        if isinstance(expr, n.Number):
+            return expr.value >= 0
+        if isinstance(expr, n.Call) and expr.func == "band" and len(expr.args) == 2:
+            return self.rising_table(expr.args[1])
+        if isinstance(expr, n.BinOp) and expr.op in ("+", "*"):
+            return self.at_least_zero(expr.left) and self.at_least_zero(expr.right)
+        return False

@@ -1,0 +1,590 @@
+"""A card's meals that can matter, listed without listing every legal meal, when stars rise with quality.
+
+When the proofs of :mod:`.reads` say that the stars of a plan are the sum of its meals'
+stars alone (:func:`~.reads.separable`), that a meal is seen only through its quality
+(:func:`~.reads.quality_only`) and that those stars never fall as the quality rises
+(:func:`~.reads.stars_rise_with_quality`), a card's stars are a step function of the
+meal's quality (:class:`Steps`, found with a few stage runs). The listing rests on two
+facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`;
+``tests/test_plan_exact_speed.py`` checks them against :func:`~critter_kitchen.check_meal`):
+a meal's quality is the capped sum of what each of its items adds, and whether a meal is
+legal depends only on how many ingredients of each type and tokens it holds (its
+ingredients' spices being allowed). So a meal's quality is added up item by item, and
+check_meal's verdict is asked once per counts; the planned meals are judged by check_meal
+once more at the end.
+
+Meals are built by adding items one kind at a time. Why nothing that matters is left out:
+
+* **Stopping.** Once the meal so far is legal and earns ``s`` stars, a meal grown from it
+  earning no more than ``s`` uses more of every item for no more stars: it is never
+  needed. So items are added only while those of the kinds still to come could lift the
+  quality to the next step above ``s``, and a meal is listed only when it earns more than
+  the last legal meal on its way (or than nothing).
+* **Items only this card takes** (ingredients of types no other card of the round takes,
+  spices no other card's ingredients may carry) matter to the rest of the plan only
+  through the value and the number of spices they spend. Of two meals that use the same
+  other items and earn the same stars, the one spending less value (then fewer spices)
+  of its own items is at least as good in every plan; the same holds of two meals under
+  construction that will be judged alike whatever is added (same counts of each type and
+  token, same quality or both past the last step, same spices left, same stars on the
+  way). Those kinds come last, so the other items are settled when this is used.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..model.game import Ingredient
+from .search import PlannedMeal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from ..model.ruleset import Card
+    from .exact import CardMeals, FastSearch, Option
+
+    Key = tuple[int, int, int, int]
+
+LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
+LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
+
+
+FEW_MEALS = 400  # a card with at most about this many meals has them all listed: finding its steps costs more
+
+
+def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
+    """Whether the card has few enough meals (a rough count) that listing them all is cheaper than the steps."""
+    items = meals.items
+    allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
+    count = 1
+    ingredients = 0
+    for i, kind in enumerate(items.kinds):
+        if allowed is None or kind[0] in allowed:
+            count *= items.have[i] + 1
+            ingredients += items.have[i]
+    for n in items.have[items.token_at :]:
+        count *= n + 1
+    spices = sum(items.have[items.spice_at : items.token_at])
+    spicings: int = (spices + 1) ** min(spices, ingredients)
+    return count * spicings <= FEW_MEALS
+
+
+class Steps:
+    """One card's stars as a step function of its meal's quality: ``[(least quality, stars)]``."""
+
+    def __init__(self, steps: list[tuple[int, int]]) -> None:
+        self.steps = steps
+        self.top = steps[-1][0]  # past this quality the stars are all told
+
+    def stars(self, quality: int) -> int:
+        stars = 0
+        for least, at in self.steps:
+            if quality >= least:
+                stars = at
+        return stars
+
+    def above(self, stars: int) -> int | None:
+        """The least reachable quality earning more than ``stars``; None when none does."""
+        for least, at in self.steps:
+            if at > stars:
+                return least
+        return None
+
+
+def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
+    """The steps of a card's stars over the reachable qualities ``sums`` (ascending).
+
+    The stars never fall as the quality rises (proved), so a stretch whose two ends earn
+    alike earns alike throughout: halving finds each step with few stage runs.
+    """
+    steps: list[tuple[int, int]] = []
+
+    def split(lo: int, hi: int, at_lo: int, at_hi: int) -> None:
+        if at_lo == at_hi:
+            return
+        if hi == lo + 1:
+            steps.append((sums[hi], at_hi))
+            return
+        mid = (lo + hi) // 2
+        at_mid = stars_at(capped_quality(sums[mid]))
+        split(lo, mid, at_lo, at_mid)
+        split(mid, hi, at_mid, at_hi)
+
+    first = stars_at(capped_quality(sums[0]))
+    steps.append((sums[0], first))
+    if len(sums) > 1:
+        split(0, len(sums) - 1, first, stars_at(capped_quality(sums[-1])))
+    return Steps(steps)
+
+
+class Piece:
+    """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
+
+    def __init__(self, index: int, count: int, value: int, spicings: list[tuple[str, ...]], adds: list[int]) -> None:
+        self.index = index  # in the pantry's order of items (see exact.Items)
+        self.count = count
+        self.value = value
+        self.spicings = spicings
+        self.adds = adds  # the quality one item adds, for each spicing
+        self.most = max(adds, default=0)
+        self.own = False  # an ingredient kind no other card of the round takes
+
+
+class BandMeals:
+    """The meals of one card worth considering (see the module), or None when a fact does not hold."""
+
+    def __init__(
+        self,
+        meals: CardMeals,
+        stars_at: Callable[[Card, int], int],
+        legal: dict[tuple[Any, ...], bool],
+        others: list[tuple[Card, bool]],
+    ) -> None:
+        self.meals = meals
+        self.items = meals.items
+        self.q = meals.q
+        self.params = meals.params
+        self.stars_at = stars_at  # the stars a meal of this quality earns for this card, served alone
+        self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
+        self.others = others  # the round's other cards, each with whether the Hold token is on it
+
+    def listing(self, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
+        pieces = self.pieces(card, held)
+        if pieces is None:
+            return None
+        sums = self.reachable(pieces)
+        if sums is None:
+            return None
+        self.card, self.held = card, held
+        self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
+        by_most = sorted(pieces, key=lambda p: (-p.most, p.value))
+        tokens = [p for p in by_most if p.index >= self.items.token_at]
+        ingredients = [p for p in by_most if p.index < self.items.token_at]
+        # the items other cards may take first, then the tokens, then this card's own
+        self.order = [*(p for p in ingredients if not p.own), *tokens, *(p for p in ingredients if p.own)]
+        self.first_own = len(self.order) - sum(p.own for p in ingredients)
+        rest = [0] * (len(self.order) + 1)
+        for j in range(len(self.order) - 1, -1, -1):
+            rest[j] = rest[j + 1] + self.order[j].count * self.order[j].most
+        self.rest = rest
+        # the least value per quality among the pieces j.. (in the own section: own ingredients only)
+        self.cheapest: list[tuple[int, int] | None] = [None] * (len(self.order) + 1)
+        for j in range(len(self.order) - 1, -1, -1):
+            piece, best = self.order[j], self.cheapest[j + 1]
+            if piece.most > 0 and (best is None or piece.value * best[1] < best[0] * piece.most):
+                best = (piece.value, piece.most)
+            self.cheapest[j] = best
+        self.own_mask = self.mask(ingredients)
+        self.found: dict[tuple[int, int], tuple[tuple[int, int], PlannedMeal, int]] = {}
+        self.seen: dict[tuple[Any, ...], tuple[int, int]] = {}
+        self.own_parts: dict[tuple[Any, ...], list[Any]] = {}
+        self.collecting: tuple[int, int, int, int, int, dict[Any, Any]] | None = None
+        self.verdicts: dict[tuple[int, ...], bool] = {}  # is_legal's, by the counts of this listing's slots
+        self.prepare_combos()
+        spices_have = self.items.have[self.items.spice_at : self.items.token_at]
+        start = (0,) * len(self.slots)
+        self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
+        return [(meal, use) for _, meal, use in self.found.values()]
+
+    def pack_spices(self, counts: Sequence[int]) -> int:
+        return sum(n << (k * self.spice_width) for k, n in enumerate(counts))
+
+    def prepare_combos(self) -> None:
+        """For each piece, every way to add some of its items: (slot, count, quality added, spices
+        needed (packed), use added (see exact.Items.pack), ingredients, value added, spices added)."""
+        items = self.items
+        spices_have = items.have[items.spice_at : items.token_at]
+        self.spice_width = max(spices_have, default=0).bit_length() + 1
+        self.spice_guard = sum(1 << (k * self.spice_width + self.spice_width - 1) for k in range(len(spices_have)))
+        names = items.spice_names
+        slots: list[Any] = []
+        for piece in self.order:
+            slot = self.slot_of(piece)
+            if slot not in slots:
+                slots.append(slot)
+        self.slots = slots
+        self.combos: list[list[tuple[int, int, int, int, int, tuple[Ingredient, ...], int, int]]] = []
+        for piece in self.order:
+            at = slots.index(self.slot_of(piece))
+            found = []
+            for count in range(1, piece.count + 1):
+                for combo in itertools.combinations_with_replacement(range(len(piece.spicings)), count):
+                    spent = [0] * len(names)
+                    for k in combo:
+                        for spice in piece.spicings[k]:
+                            spent[names.index(spice)] += 1
+                    if any(n > h for n, h in zip(spent, spices_have, strict=True)):
+                        continue
+                    use = (count << (piece.index * items.width)) + items.pack_at(items.spice_at, spent)
+                    added: tuple[Ingredient, ...] = ()
+                    if piece.index < items.token_at:
+                        kind = items.kinds[piece.index]
+                        added = tuple(Ingredient(kind[0], kind[1], piece.spicings[k]) for k in combo)
+                    add = sum(piece.adds[k] for k in combo)
+                    more_value = count * piece.value
+                    found.append((at, count, add, self.pack_spices(spent), use, added, more_value, sum(spent)))
+            self.combos.append(found)
+
+    def slot_of(self, piece: Piece) -> tuple[str, str]:
+        """What legality counts of a piece: its ingredients' type, or its token."""
+        items = self.items
+        if piece.index >= items.token_at:
+            return ("token", items.token_names[piece.index - items.token_at])
+        return ("type", items.kinds[piece.index][0])
+
+    def pieces(self, card: Card, held: bool) -> list[Piece] | None:
+        """The kinds of item the card's meal may take; None when some item would lower a meal's quality."""
+        items, rs = self.items, self.q.ruleset
+        allowed = meal_types(rs, card, self.params, held=held)
+        theirs = [meal_types(rs, c, self.params, held=h) for c, h in self.others]
+        found: list[Piece] = []
+        for i, kind in enumerate(items.kinds):
+            if allowed is not None and kind[0] not in allowed:
+                continue
+            spicings = self.meals.legal_spicings(kind)
+            adds = [ingredient_quality(rs, Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
+            piece = Piece(i, items.have[i], kind[1], spicings, adds)
+            piece.own = all(a is not None and kind[0] not in a for a in theirs)
+            found.append(piece)
+        for j, name in enumerate(items.token_names):
+            at = items.token_at + j
+            found.append(Piece(at, items.have[at], 0, [()], [token_quality(rs, name, self.params)]))
+        if any(a < 0 for p in found for a in p.adds) or any(p.value < 0 for p in found):
+            return None
+        # spices another card's ingredients may carry are shared; the others are this card's own
+        self.shared_spices = {
+            s
+            for i, kind in enumerate(items.kinds)
+            if any(a is None or kind[0] in a for a in theirs)
+            for spicing in self.meals.legal_spicings(kind)
+            for s in spicing
+        }
+        return found
+
+    def mask(self, ingredients: list[Piece]) -> int:
+        """The fields of this card's own items in a packed use (see exact.Items.pack)."""
+        items = self.items
+        field = (1 << items.width) - 1
+        own = [p.index for p in ingredients if p.own]
+        own += [items.spice_at + k for k, s in enumerate(items.spice_names) if s not in self.shared_spices]
+        return sum(field << (i * items.width) for i in own)
+
+    @staticmethod
+    def reachable(pieces: list[Piece]) -> list[int] | None:
+        """Every sum of parts the card's meals could reach (a bit set; more than the meals reach)."""
+        if sum(p.count * p.most for p in pieces) > LARGEST_SUM:
+            return None
+        bits = 1
+        for piece in pieces:
+            for _ in range(piece.count):
+                grown = bits
+                for add in piece.adds:
+                    grown |= bits << add
+                bits = grown
+        return [s for s in range(bits.bit_length()) if bits >> s & 1]
+
+    def visit(
+        self,
+        j: int,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """Add items of the pieces ``j..`` to the meal so far (``counts`` of each slot, the spices
+        left packed, ``stars``: those of the last legal meal on the way)."""
+        if j == len(self.order):
+            return
+        step = self.steps.above(stars)
+        if step is None or total + self.rest[j] < step:
+            return
+        if j == self.first_own and self.collecting is None:
+            self.own_part(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            return
+        if j >= self.first_own:
+            if self.listed_cheaper(j, total, use, stars, value, spices):
+                return
+            if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
+                return
+        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices)
+        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices)  # none of this piece
+
+    def own_part(
+        self,
+        j: int,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """This card's own items, added to a meal whose other items are settled.
+
+        What they can add (and what is listed of it) depends on nothing but the counts of each
+        type and token so far, the spices left, the quality (past the last step, any) and the
+        stars on the way: worked out once for each such start, and added to every meal that has it.
+        """
+        start = (counts, spices_left, min(total, self.steps.top), stars)
+        known = self.own_parts.get(start)
+        if known is None:
+            self.collecting = (len(chosen), use, total, value, spices, {})
+            self.visit(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.own_parts[start] = list(self.collecting[5].values())
+            self.collecting = None
+            return  # listed as they were found
+        for (more_value, more_spices), added, more_use, more_total, earned, grown in known:
+            self.record(
+                (*chosen, *added),
+                grown,
+                total + more_total,
+                use + more_use,
+                earned,
+                value + more_value,
+                spices + more_spices,
+            )
+
+    def grow(
+        self,
+        j: int,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
+        budget = self.meals.budget
+        guard = self.spice_guard
+        for slot, count, add, need, more_use, added, more_value, more_spices in self.combos[j]:
+            after = (spices_left | guard) - need
+            if after & guard != guard:
+                continue  # the spices ran out
+            if budget[0] <= 0:
+                self.meals.stopped = True
+                return
+            budget[0] -= 1
+            grown = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+            grown_total = total + add
+            grown_chosen = (*chosen, *added) if added else chosen
+            grown_use = use + more_use
+            grown_value, grown_spices = value + more_value, spices + more_spices
+            grown_stars = stars
+            if self.is_legal(grown, grown_chosen):
+                earned = self.steps.stars(grown_total)
+                if earned > stars:
+                    self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
+                    grown_stars = earned
+            self.visit(
+                j + 1,
+                grown,
+                after ^ guard,
+                grown_total,
+                grown_chosen,
+                grown_use,
+                grown_stars,
+                grown_value,
+                grown_spices,
+            )
+
+    def listed_cheaper(self, j: int, total: int, use: int, stars: int, value: int, spices: int) -> bool:
+        """Whether, for every number of stars above ``stars`` that the pieces j.. (this card's own)
+        could bring, a meal with the same other items is listed spending less of this card's own
+        than any meal grown from this one would (the least value per quality of those pieces
+        bounds what reaching that quality costs): then none of them would be listed (see :meth:`record`)."""
+        others = use & ~self.own_mask
+        most = total + self.rest[j]
+        cheapest = self.cheapest[j]
+        for least, at in self.steps.steps:
+            if at > stars and least <= most:
+                seen = self.found.get((at, others))
+                if seen is None:
+                    return False
+                short = least - total
+                more = 0 if short <= 0 or cheapest is None else (short * cheapest[0] + cheapest[1] - 1) // cheapest[1]
+                if seen[0] > (value + more, spices):
+                    return False
+        return True
+
+    def seen_cheaper(self, state: tuple[Any, ...], use: int, value: int, spices: int) -> bool:
+        """Whether a meal under construction judged alike whatever is added (see the module) has
+        been met with the same other items for no more value (then no more spices) of this card's own."""
+        key = (state, use & ~self.own_mask)
+        seen = self.seen.get(key)
+        if seen is not None and seen <= (value, spices):
+            return True
+        self.seen[key] = (value, spices)
+        return False
+
+    def is_legal(self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]) -> bool:
+        """check_meal's verdict on this meal, remembered by its counts of each type and token."""
+        found = self.verdicts.get(counts)
+        if found is None:
+            named = tuple((slot, n) for slot, n in zip(self.slots, counts, strict=True) if n)
+            key = (self.card.id, self.held, tuple(sorted(named)))
+            found = self.legal.get(key)
+            if found is None:
+                if len(self.legal) > LEGAL_KEPT:
+                    self.legal.clear()
+                tokens = self.tokens_of(counts)
+                problems, _ = check_meal(self.q.ruleset, self.card, chosen, tokens, self.params, held=self.held)
+                found = self.legal[key] = not problems
+            self.verdicts[counts] = found
+        return found
+
+    def tokens_of(self, counts: tuple[int, ...]) -> dict[str, int]:
+        given = {name: 0 for name in self.items.token_names}
+        for (what, name), n in zip(self.slots, counts, strict=True):
+            if what == "token":
+                given[name] = n
+        return given
+
+    def record(
+        self,
+        chosen: tuple[Ingredient, ...],
+        counts: tuple[int, ...],
+        total: int,
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """List this meal unless one earning as much with the same other items spends less of its own."""
+        if self.collecting is not None:  # this card's own items added at one start (see own_part)
+            at, start_use, start_total, start_value, start_spices, found = self.collecting
+            more_use = use - start_use
+            more = (value - start_value, spices - start_spices)
+            part = (more, chosen[at:], more_use, total - start_total, stars, counts)
+            here = (stars, more_use & ~self.own_mask)
+            if here not in found or found[here][0] > more:
+                found[here] = part
+        key = (stars, use & ~self.own_mask)
+        seen = self.found.get(key)
+        if seen is not None and seen[0] <= (value, spices):
+            return
+        ingredients = tuple(self.meals.in_pantry_order(list(chosen)))
+        meal = PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
+        self.found[key] = ((value, spices), meal, use)
+
+
+def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
+    """The best plan from each card's meals listed by steps (:class:`BandMeals`): its stars as the
+    proof adds them up, and its meals; None when the listing was cut short by the search's limit
+    (it builds large meals first) or check_meal disagrees with a planned meal (a fact failed)."""
+    search.by_steps = True
+    options = search.card_options()
+    if search.cut:
+        return None
+    (stars, *_), chosen = Combination(search, options).run()
+    for option in chosen:
+        meal = option.meal
+        held = meal.card is search.q.challenges[-1]
+        params = search.scorer.params
+        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, params, held=held)
+        if problems or quality != meal.quality:
+            return None
+    return stars, chosen
+
+
+class Combination:
+    """The best choice of at most one meal per card, when a plan's stars are the sum of its meals'.
+
+    Depth first over the cards (the card with the fewest meals last), each card's meals best
+    first (stars, then least value, fewer tokens, fewer spices), bounded as
+    :meth:`~.exact.FastSearch.visit` is; with its meals in that order, a card's first meal
+    whose bound falls short in stars ends its loop, and the last card's first meal that fits
+    the items left is its best.
+    """
+
+    def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
+        self.items = search.items
+        self.options = sorted(
+            (sorted(meals, key=lambda o: (-o.stars, o.value, o.tokens, o.spices)) for meals in options),
+            key=len,
+            reverse=True,
+        )
+        most = [max((o.stars for o in meals), default=0) for meals in self.options]
+        self.still = [sum(most[i:]) for i in range(len(self.options) + 1)]
+        self.least_value = search.least_values(self.options)
+        items = self.items
+        self.best: tuple[Key, tuple[Option, ...]] = ((0, items.value_held, 0, items.spices_held), ())
+        # the fields of every item some meal of the last card uses: only they tell whether one fits
+        field = (1 << items.width) - 1
+        used = 0
+        for option in self.options[-1] if self.options else ():
+            used |= option.use
+        self.last_fields = sum(
+            field << (k * items.width) for k in range(len(items.have)) if used >> (k * items.width) & field
+        )
+        self.fitting: dict[int, Option | None] = {}
+
+    def run(self) -> tuple[Key, tuple[Option, ...]]:
+        self.visit(0, self.items.packed_have, 0, 0, 0, 0, ())
+        return self.best
+
+    def bound(self, i: int, stars: int, value: int, tokens: int, spices: int) -> Key:
+        """The best key a plan with these meals so far could reach with cards i.. (see FastSearch.visit)."""
+        items = self.items
+        most = stars + self.still[i]
+        value_left = items.value_held - value
+        best_stars = self.best[0][0]
+        if most == best_stars and best_stars - stars > 0:
+            row = self.least_value[i]
+            value_left -= row[min(best_stars - stars, len(row) - 1)]
+        return (most, value_left, -tokens, items.spices_held - spices)
+
+    def visit(
+        self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
+    ) -> None:
+        if self.bound(i, stars, value, tokens, spices) <= self.best[0]:
+            return
+        items = self.items
+        if i == len(self.options):
+            self.best = ((stars, items.value_held - value, -tokens, items.spices_held - spices), chosen)
+            return
+        guard = items.guard
+        if i == len(self.options) - 1:
+            self.last_card(left, stars, value, tokens, spices, chosen)
+            return
+        for option in self.options[i]:
+            grown_stars = stars + option.stars
+            if grown_stars + self.still[i + 1] < self.best[0][0]:
+                break  # the meals after this one earn no more
+            after = (left | guard) - option.use
+            if after & guard != guard:
+                continue  # does not fit the items left
+            grown = (grown_stars, value + option.value, tokens + option.tokens, spices + option.spices)
+            self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
+        self.visit(i + 1, left, stars, value, tokens, spices, chosen)  # no meal for this card
+
+    def last_card(
+        self, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
+    ) -> None:
+        """The last card: its first meal (best first) that fits the items left, or none, ends the plan."""
+        option = self.first_fitting(left)
+        if option is not None:
+            grown = (stars + option.stars, value + option.value, tokens + option.tokens, spices + option.spices)
+            self.visit(len(self.options), 0, *grown, (*chosen, option))
+        self.visit(len(self.options), left, stars, value, tokens, spices, chosen)
+
+    def first_fitting(self, left: int) -> Option | None:
+        """The last card's best meal that fits ``left`` (remembered by the items its meals may use)."""
+        key = left & self.last_fields
+        if key not in self.fitting:
+            guard = self.items.guard
+            self.fitting[key] = next(
+                (o for o in self.options[-1] if ((left | guard) - o.use) & guard == guard and o.stars > 0), None
+            )
+        return self.fitting[key]
