@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from ..model.game import Game, Player
+    from ..model.ruleset import Card
+
     Fn = Callable[["Frame"], Any]
     Op = tuple[Any, ...]
 
@@ -35,11 +38,15 @@ MAX_INT = 10**12  # arithmetic results are kept within this bound
 
 
 class Frame:
-    """What a running effect sees: the game, its card, its stage, its owner, its variables."""
+    """What a running effect sees: the game, its card, its stage, its owner, its variables.
+
+    Typed, not ``Any``: the compiled build then reads these attributes (and the game's)
+    directly rather than by name.
+    """
 
     __slots__ = ("game", "card", "stage", "owner", "slots")
 
-    def __init__(self, game: Any, card: Any, stage: str, owner: Any, size: int) -> None:
+    def __init__(self, game: Game, card: Card, stage: str, owner: Player | None, size: int) -> None:
         self.game = game
         self.card = card
         self.stage = stage

@@ -239,7 +239,18 @@ def _served_course_problem(
         return course_token_refused(served, params) or unknown_token(served, params)
     if served.type != kind:
         return f"a {served.type} ingredient cannot be the {kind} course"
-    return spice_problem(kind, served.spices, params["spices_per_course"], params, types)
+    return course_spice_problem(kind, served.spices, params, types)
+
+
+def course_spice_problem(
+    kind: str, spices: Sequence[str], params: Mapping[str, Any], types: Sequence[str]
+) -> str | None:
+    """Why these spices cannot be on the ``kind`` course, an ingredient of that type, or None.
+
+    The part of :func:`course_problems` that the record reader asks of each course of a
+    known type, without building an :class:`Ingredient` first.
+    """
+    return spice_problem(kind, spices, params["spices_per_course"], params, types)
 
 
 def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
@@ -247,5 +258,10 @@ def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
     if isinstance(served, str):
         value: int = params["token_values"][served]
         return value
-    quality: int = served.value * params["course_spice_factor"] ** len(served.spices)
+    return ingredient_course_quality(served.value, served.spices, params)
+
+
+def ingredient_course_quality(value: int, spices: Sequence[str], params: Mapping[str, Any]) -> int:
+    """:func:`course_quality` of an ingredient course, from its value and spices."""
+    quality: int = value * params["course_spice_factor"] ** len(spices)
     return min(quality, MAX_QUALITY)
