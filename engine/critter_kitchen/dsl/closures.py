@@ -337,19 +337,36 @@ def _not(operand: Op) -> Fn:
 
 
 def _text(parts: tuple[Op, ...]) -> Fn:
-    # One format string for the fixed parts; only the shown expressions run.
-    template = "".join(show(p[1]).replace("{", "{{").replace("}", "}}") if p[0] == "const" else "{}" for p in parts)
-    variables = [p for p in parts if p[0] != "const"]
+    # The fixed parts joined once; a run adds each shown value between them. str(v) is what
+    # a "{}" format field gives for every value shown (numbers, names, players, shown lists),
+    # without a format string to parse on every run.
+    fixed = [""]
+    variables: list[Op] = []
+    for p in parts:
+        if p[0] == "const":
+            fixed[-1] += show(p[1])
+        else:
+            variables.append(p)
+            fixed.append("")
     if not variables:
-        return _const(template.format())
-    if len(variables) == 1 and variables[0][0] == "slot":  # e.g. "best {t} course"
-        i = variables[0][1]
-        return lambda f: template.format(f.slots[i])
+        return _const(fixed[0])
+    if len(variables) == 1:
+        before, after = fixed
+        if variables[0][0] == "slot":  # e.g. "best {t} course"
+            i = variables[0][1]
+            return lambda f: before + str(f.slots[i]) + after
+        one = build(variables[0])
+        return lambda f: before + str(one(f)) + after
     shown = [build(p) for p in variables]
-    if len(shown) == 1:
-        (one,) = shown
-        return lambda f: template.format(one(f))
-    return lambda f: template.format(*[p(f) for p in shown])
+    rest = fixed[1:]
+
+    def text(f: Frame) -> str:
+        out = fixed[0]
+        for k, part in enumerate(shown):
+            out += str(part(f)) + rest[k]
+        return out
+
+    return text
 
 
 def _shown(value: Op) -> Fn:

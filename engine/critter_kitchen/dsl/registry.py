@@ -358,11 +358,12 @@ def _meal_spices(f: Frame, m: Meal) -> int:
 def _band(f: Frame, x: int, bands: Any) -> int:
     if len(bands) > FREE_WALK:  # a pack may give a parameter many bands
         charge(f, len(bands))
-    stars = 0
-    for minimum, band_stars in bands:
-        if x >= minimum:
-            stars = band_stars
-    return stars
+    # the last band whose minimum x reaches: the first such band from the end
+    for k in range(len(bands) - 1, -1, -1):
+        band = bands[k]
+        if x >= band[0]:
+            return band[1]  # type: ignore[no-any-return]
+    return 0
 
 
 @_fn(

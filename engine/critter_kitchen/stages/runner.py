@@ -140,14 +140,14 @@ def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
 def _hooks(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
     """The effects in play by (stage, timing), each list in canonical order: card kind, card id, owner."""
     kinds = {game.ruleset.rules_kind: 0} | {k: i + 1 for i, k in enumerate(game.ruleset.card_kinds)}
-
-    def canonical(held: tuple[Card, Player | None]) -> tuple[int, str, int]:
-        card, owner = held
-        return kinds.get(card.kind, len(kinds)), card.id, owner.index if owner is not None else -1
-
-    in_play = sorted(game.cards_in_play(), key=canonical)
+    other = len(kinds)
+    # Sorted by (kind, id, owner, place in play): the place keeps the sort stable without a key function.
+    in_play = sorted(
+        (kinds.get(card.kind, other), card.id, owner.index if owner is not None else -1, n, card, owner)
+        for n, (card, owner) in enumerate(game.cards_in_play())
+    )
     hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
-    for card, owner in in_play:
+    for _, _, _, _, card, owner in in_play:
         for effect in card.effects:
             hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
     return hooks
