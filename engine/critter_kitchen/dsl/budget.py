@@ -18,13 +18,13 @@ from ..errors import EvaluationError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
     from .closures import Frame
 
-STEP_BUDGET = 200_000  # steps all effects of one game may take together
-MAX_AWARDS = 10_000  # awards of one game (each is kept in memory); real games make about a hundred
-FREE_WALK = 10  # a function may walk this many items within its one step (a player's courses, the bands)
+STEP_BUDGET: Final = 200_000  # steps all effects of one game may take together
+MAX_AWARDS: Final = 10_000  # awards of one game (each is kept in memory); real games make about a hundred
+FREE_WALK: Final = 10  # a function may walk this many items within its one step (a player's courses, the bands)
 
 
 def spend(f: Frame, items: Any, cost: int = 1) -> Any:

@@ -26,7 +26,7 @@ from .registry import FUNCTIONS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Final
 
     from ..model.game import Game, Player
     from ..model.ruleset import Card
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     Fn = Callable[["Frame"], Any]
     Op = tuple[Any, ...]
 
-MAX_INT = 10**12  # arithmetic results are kept within this bound
+# Final: the compiled build then uses the number itself, not a lookup in the module.
+MAX_INT: Final = 10**12  # arithmetic results are kept within this bound
 
 
 class Frame:

@@ -27,12 +27,12 @@ from ..model.meals import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Any
+    from typing import Any, Final
 
     from ..model.ruleset import Card, Ruleset
     from .yamlpos import Document, Path
 
-MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
+MAX_VALUE: Final = 1_000_000  # larger ingredient values or token counts are refused
 # A name heads a column of the score table and is echoed in messages of at most 300
 # characters: a hundred is room for any real name and leaves the rest of a message room.
 MAX_NAME = 100

@@ -17,11 +17,11 @@ from .game import Ingredient
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any
+    from typing import Any, Final
 
     from .ruleset import Card, Ruleset
 
-MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
+MAX_QUALITY: Final = 10**12  # a meal or course quality beyond this counts as this
 
 
 def table_parameters(ruleset: Ruleset, table: Iterable[Card]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from ..values import Value
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Final
 
     from ..dsl.closures import Compiled
     from ..model.game import Award, Game, Player
@@ -61,7 +61,7 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
-POINTS = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
+POINTS: Final = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
 
 
 def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Game, int], None] | None = None) -> None:
