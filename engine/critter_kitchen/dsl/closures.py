@@ -450,19 +450,20 @@ def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: in
 def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: int) -> Fn:
     def ranked(f: Frame) -> Ranked:
         slots = f.slots
-        best: Any = None
+        found = False
+        best = 0  # typed: the compiled build compares machine integers (the element is a number)
         top: list[Any] = []
         for item in spend(f, src(f), cost):
             slots[slot] = item
             if cond is not None and not cond(f):
                 continue
-            v = elem(f)
-            if best is None or (v > best if highest else v < best):
-                best, top = v, [item]
+            v: int = elem(f)
+            if not found or (v > best if highest else v < best):
+                found, best, top = True, v, [item]
             elif v == best:
                 top.append(item)
         result = Ranked(top)
-        result.value = best
+        result.value = best if found else None
         return result
 
     return ranked
@@ -550,7 +551,7 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
     fixed = amount[1] if amount[0] == "const" else None  # most awards are of a fixed number of stars
 
     def award(f: Frame) -> None:
-        stars = fixed if fixed is not None else stars_of(f)
+        stars: int = fixed if fixed is not None else stars_of(f)
         if stars <= 0:
             return
         who = who_of(f)

@@ -221,7 +221,7 @@ def _tokens(f: Frame, p: Player, kind: str) -> int:
     reads_params=("token_values",),
 )
 def _token_value(f: Frame, p: Player) -> int:
-    values = f.game.params["token_values"]
+    values: dict[str, int] = f.game.params["token_values"]  # a table: the packs checked it is one
     total = 0
     for kind, n in p.tokens.items():
         total += n * values.get(kind, 0)
@@ -355,14 +355,14 @@ def _meal_spices(f: Frame, m: Meal) -> int:
     "stars for x in bands b: the last band whose minimum x reaches",
     "the stars for {x} in {b}",
 )
-def _band(f: Frame, x: int, bands: Any) -> int:
+def _band(f: Frame, x: int, bands: list[list[int]]) -> int:
     if len(bands) > FREE_WALK:  # a pack may give a parameter many bands
         charge(f, len(bands))
     # the last band whose minimum x reaches: the first such band from the end
     for k in range(len(bands) - 1, -1, -1):
-        band = bands[k]
-        if x >= band[0]:
-            return band[1]  # type: ignore[no-any-return]
+        minimum, stars = bands[k]
+        if x >= minimum:
+            return stars
     return 0
 
 

@@ -130,7 +130,7 @@ def legality_problems(
         for kind in served:
             if kind not in slots:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
-    need = params["min_real_ingredients"]
+    need: int = params["min_real_ingredients"]  # typed: the compiled build compares machine integers
     if real < need:
         used = [k for k, n in tokens.items() if n]
         only = f"only {' and '.join(used)}" if used else "nothing served"
@@ -144,7 +144,8 @@ def legality_problems(
         if short > 0:
             empty += short
             missing.append(kind if n == 1 else f"{short} of {n} {kind}")
-    needed: int = empty * params["tokens_per_missing_type"]
+    per_slot: int = params["tokens_per_missing_type"]
+    needed = empty * per_slot
     if needed:
         fillers = sum(tokens.values())
         if fillers < needed:
@@ -197,7 +198,8 @@ def served_meal_problems(
 
 def meal_quality(ingredients: Sequence[Ingredient], tokens: dict[str, int], params: Mapping[str, Any]) -> int:
     """A legal meal's quality: each ingredient's value times the spice factor per spice, plus token values."""
-    factor, values = params["spice_factor"], params["token_values"]
+    factor: int = params["spice_factor"]
+    values = params["token_values"]
     quality = 0
     for ingredient in ingredients:
         quality += ingredient.value * factor ** len(ingredient.spices)
