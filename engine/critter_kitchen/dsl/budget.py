@@ -18,14 +18,16 @@ from ..errors import EvaluationError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
-STEP_BUDGET = 200_000  # steps all effects of one game may take together
-MAX_AWARDS = 10_000  # awards of one game (each is kept in memory); real games make about a hundred
-FREE_WALK = 10  # a function may walk this many items within its one step (a player's courses, the bands)
+    from .closures import Frame
+
+STEP_BUDGET: Final = 200_000  # steps all effects of one game may take together
+MAX_AWARDS: Final = 10_000  # awards of one game (each is kept in memory); real games make about a hundred
+FREE_WALK: Final = 10  # a function may walk this many items within its one step (a player's courses, the bands)
 
 
-def spend(f: Any, items: Any, cost: int = 1) -> Any:
+def spend(f: Frame, items: Any, cost: int = 1) -> Any:
     """Charge ``items``, ``cost`` steps each, to the game's budget before they run; give them back."""
     game = f.game
     game.steps += len(items) * cost
@@ -34,7 +36,7 @@ def spend(f: Any, items: Any, cost: int = 1) -> Any:
     return items
 
 
-def charge(f: Any, cost: int) -> None:
+def charge(f: Frame, cost: int) -> None:
     """Charge ``cost`` steps to the game's budget."""
     game = f.game
     game.steps += cost
@@ -42,14 +44,14 @@ def charge(f: Any, cost: int) -> None:
         raise EvaluationError(over_budget(f))
 
 
-def _where(f: Any) -> str:
+def _where(f: Frame) -> str:
     return f"{f.card.path}: card '{f.card.id}' at stage '{f.stage}'"
 
 
-def over_budget(f: Any) -> str:
+def over_budget(f: Frame) -> str:
     what = "steps (statements, loop items and awards)"
     return f"{_where(f)}: the effects of this game took more than {STEP_BUDGET:,} {what}"
 
 
-def too_many_awards(f: Any) -> str:
+def too_many_awards(f: Frame) -> str:
     return f"{_where(f)}: the effects of this game gave more than {MAX_AWARDS:,} awards"

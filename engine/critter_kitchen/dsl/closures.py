@@ -26,20 +26,28 @@ from .registry import FUNCTIONS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Final
+
+    from ..model.game import Game, Player
+    from ..model.ruleset import Card
 
     Fn = Callable[["Frame"], Any]
     Op = tuple[Any, ...]
 
-MAX_INT = 10**12  # arithmetic results are kept within this bound
+# Final: the compiled build then uses the number itself, not a lookup in the module.
+MAX_INT: Final = 10**12  # arithmetic results are kept within this bound
 
 
 class Frame:
-    """What a running effect sees: the game, its card, its stage, its owner, its variables."""
+    """What a running effect sees: the game, its card, its stage, its owner, its variables.
+
+    Typed, not ``Any``: the compiled build then reads these attributes (and the game's)
+    directly rather than by name.
+    """
 
     __slots__ = ("game", "card", "stage", "owner", "slots")
 
-    def __init__(self, game: Any, card: Any, stage: str, owner: Any, size: int) -> None:
+    def __init__(self, game: Game, card: Card, stage: str, owner: Player | None, size: int) -> None:
         self.game = game
         self.card = card
         self.stage = stage
@@ -330,19 +338,36 @@ def _not(operand: Op) -> Fn:
 
 
 def _text(parts: tuple[Op, ...]) -> Fn:
-    # One format string for the fixed parts; only the shown expressions run.
-    template = "".join(show(p[1]).replace("{", "{{").replace("}", "}}") if p[0] == "const" else "{}" for p in parts)
-    variables = [p for p in parts if p[0] != "const"]
+    # The fixed parts joined once; a run adds each shown value between them. str(v) is what
+    # a "{}" format field gives for every value shown (numbers, names, players, shown lists),
+    # without a format string to parse on every run.
+    fixed = [""]
+    variables: list[Op] = []
+    for p in parts:
+        if p[0] == "const":
+            fixed[-1] += show(p[1])
+        else:
+            variables.append(p)
+            fixed.append("")
     if not variables:
-        return _const(template.format())
-    if len(variables) == 1 and variables[0][0] == "slot":  # e.g. "best {t} course"
-        i = variables[0][1]
-        return lambda f: template.format(f.slots[i])
+        return _const(fixed[0])
+    if len(variables) == 1:
+        before, after = fixed
+        if variables[0][0] == "slot":  # e.g. "best {t} course"
+            i = variables[0][1]
+            return lambda f: before + str(f.slots[i]) + after
+        one = build(variables[0])
+        return lambda f: before + str(one(f)) + after
     shown = [build(p) for p in variables]
-    if len(shown) == 1:
-        (one,) = shown
-        return lambda f: template.format(one(f))
-    return lambda f: template.format(*[p(f) for p in shown])
+    rest = fixed[1:]
+
+    def text(f: Frame) -> str:
+        out = fixed[0]
+        for k, part in enumerate(shown):
+            out += str(part(f)) + rest[k]
+        return out
+
+    return text
 
 
 def _shown(value: Op) -> Fn:
@@ -425,19 +450,20 @@ def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: in
 def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: int) -> Fn:
     def ranked(f: Frame) -> Ranked:
         slots = f.slots
-        best: Any = None
+        found = False
+        best = 0  # typed: the compiled build compares machine integers (the element is a number)
         top: list[Any] = []
         for item in spend(f, src(f), cost):
             slots[slot] = item
             if cond is not None and not cond(f):
                 continue
-            v = elem(f)
-            if best is None or (v > best if highest else v < best):
-                best, top = v, [item]
+            v: int = elem(f)
+            if not found or (v > best if highest else v < best):
+                found, best, top = True, v, [item]
             elif v == best:
                 top.append(item)
         result = Ranked(top)
-        result.value = best
+        result.value = best if found else None
         return result
 
     return ranked
@@ -525,7 +551,7 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
     fixed = amount[1] if amount[0] == "const" else None  # most awards are of a fixed number of stars
 
     def award(f: Frame) -> None:
-        stars = fixed if fixed is not None else stars_of(f)
+        stars: int = fixed if fixed is not None else stars_of(f)
         if stars <= 0:
             return
         who = who_of(f)

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from ..model.game import Meal, Player
+    from .closures import Frame
+
 
 class Function:
     __slots__ = (
@@ -150,7 +153,7 @@ _attribute(
 )
 
 
-def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
+def _set_quality(f: Frame, value: int, p: Player, kind: str) -> None:
     course = p.courses.get(kind)
     if course is not None:
         course.quality = max(0, value)
@@ -164,7 +167,7 @@ def _set_quality(f: Any, value: int, p: Any, kind: str) -> None:
     "{p}'s {t} course quality",
     setter=_set_quality,
 )
-def _quality(f: Any, p: Any, kind: str) -> int:
+def _quality(f: Frame, p: Player, kind: str) -> int:
     course = p.courses.get(kind)
     return course.quality if course is not None else 0
 
@@ -176,13 +179,13 @@ def _quality(f: Any, p: Any, kind: str) -> int:
     "printed value of the ingredient in p's t course (0 if none)",
     "the value of {p}'s {t} ingredient",
 )
-def _value(f: Any, p: Any, kind: str) -> int:
+def _value(f: Frame, p: Player, kind: str) -> int:
     course = p.courses.get(kind)
     return course.value if course is not None else 0
 
 
 @_fn("spiced", "p:player t:ingredient", t.BOOL, "whether p's t course has a spice", "{p}'s {t} course is spiced")
-def _spiced(f: Any, p: Any, kind: str) -> bool:
+def _spiced(f: Frame, p: Player, kind: str) -> bool:
     course = p.courses.get(kind)
     return course is not None and bool(course.spices)
 
@@ -194,8 +197,8 @@ def _spiced(f: Any, p: Any, kind: str) -> bool:
     "sum of p's course qualities now: the critic score track position",
     "{p}'s total critic quality",
 )
-def _total_quality(f: Any, p: Any) -> int:
-    return p.critic_quality()  # type: ignore[no-any-return]
+def _total_quality(f: Frame, p: Player) -> int:
+    return p.critic_quality()
 
 
 @_fn(
@@ -205,8 +208,8 @@ def _total_quality(f: Any, p: Any) -> int:
     "how many unused k tokens p kept for the critic meal",
     "{p}'s unused {k} tokens",
 )
-def _tokens(f: Any, p: Any, kind: str) -> int:
-    return p.tokens.get(kind, 0)  # type: ignore[no-any-return]
+def _tokens(f: Frame, p: Player, kind: str) -> int:
+    return p.tokens.get(kind, 0)
 
 
 @_fn(
@@ -217,8 +220,8 @@ def _tokens(f: Any, p: Any, kind: str) -> int:
     "the value of {p}'s unused tokens",
     reads_params=("token_values",),
 )
-def _token_value(f: Any, p: Any) -> int:
-    values = f.game.params["token_values"]
+def _token_value(f: Frame, p: Player) -> int:
+    values: dict[str, int] = f.game.params["token_values"]  # a table: the packs checked it is one
     total = 0
     for kind, n in p.tokens.items():
         total += n * values.get(kind, 0)
@@ -229,27 +232,27 @@ _attribute("stars", "p:player", t.INT, "stars p had when the hook point began", 
 
 
 @_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s as the hook point began", "{p}'s stars from {s}")
-def _stage_stars(f: Any, p: Any, stage: str) -> int:
-    return p.stage_stars.get(stage, 0)  # type: ignore[no-any-return]
+def _stage_stars(f: Frame, p: Player, stage: str) -> int:
+    return p.stage_stars.get(stage, 0)
 
 
 @_fn("counter", "p:player c:counter", t.INT, "p's count of c as the record gives it (0 if absent)", "{p}'s {c}")
-def _counter(f: Any, p: Any, name: str) -> int:
-    return p.counters.get(name, 0)  # type: ignore[no-any-return]
+def _counter(f: Frame, p: Player, name: str) -> int:
+    return p.counters.get(name, 0)
 
 
 @_fn("priority", "p:player", t.INT, "p's place on the priority track (1 is first)", "{p}'s priority place")
-def _priority(f: Any, p: Any) -> int:
-    return p.index + 1  # type: ignore[no-any-return]
+def _priority(f: Frame, p: Player) -> int:
+    return p.index + 1
 
 
 @_fn("in_play", "c:card", t.BOOL, "whether card c is in play in this game", "{c} is in play", sees_cards=True)
-def _in_play(f: Any, card_id: str) -> bool:
+def _in_play(f: Frame, card_id: str) -> bool:
     return any(card.id == card_id for card, _ in spend(f, f.game.cards_in_play()))
 
 
 @_fn("meals", "r:round", t.list_of(t.MEAL), "every challenge meal served in round r", "the meals of {r}")
-def _meals(f: Any, r: str) -> Any:
+def _meals(f: Frame, r: str) -> Any:
     return f.game.meals.get(r, ())
 
 
@@ -280,7 +283,7 @@ _attribute("this_card", "", t.CARD, "the id of the card whose effect this is", "
     "every challenge meal served for card c, in any round",
     "the meals served for {c}",
 )
-def _meals_for(f: Any, card_id: str) -> tuple[Any, ...]:
+def _meals_for(f: Frame, card_id: str) -> tuple[Any, ...]:
     return tuple(m for meals in f.game.meals.values() for m in meals if m.card.id == card_id)
 
 
@@ -306,7 +309,7 @@ _attribute(
     "the kinds of spice",
     reads_params=("wild_spice",),
 )
-def _spice_types(f: Any) -> tuple[str, ...]:
+def _spice_types(f: Frame) -> tuple[str, ...]:
     return (*f.game.ruleset.ingredient_types, f.game.params["wild_spice"])
 
 
@@ -317,7 +320,7 @@ def _spice_types(f: Any) -> tuple[str, ...]:
     "the spices on p's t course (none if unspiced or not served)",
     "the spices on {p}'s {t} course",
 )
-def _course_spices(f: Any, p: Any, kind: str) -> tuple[str, ...]:
+def _course_spices(f: Frame, p: Player, kind: str) -> tuple[str, ...]:
     course = p.courses.get(kind)
     return course.spices if course is not None else ()
 
@@ -329,19 +332,19 @@ def _course_spices(f: Any, p: Any, kind: str) -> tuple[str, ...]:
     "how many t ingredients meal m contains",
     "the number of {t} ingredients in {m}",
 )
-def _uses(f: Any, m: Any, kind: str) -> int:
+def _uses(f: Frame, m: Meal, kind: str) -> int:
     return sum(1 for i in m.ingredients if i.type == kind)
 
 
 @_fn(
     "meal_tokens", "m:meal", t.INT, "how many tokens (soup and the like) meal m contains", "the number of tokens in {m}"
 )
-def _meal_tokens(f: Any, m: Any) -> int:
+def _meal_tokens(f: Frame, m: Meal) -> int:
     return sum(m.tokens.values())
 
 
 @_fn("meal_spices", "m:meal", t.INT, "how many spices meal m contains", "the number of spices in {m}")
-def _meal_spices(f: Any, m: Any) -> int:
+def _meal_spices(f: Frame, m: Meal) -> int:
     return sum(len(i.spices) for i in m.ingredients)
 
 
@@ -352,14 +355,15 @@ def _meal_spices(f: Any, m: Any) -> int:
     "stars for x in bands b: the last band whose minimum x reaches",
     "the stars for {x} in {b}",
 )
-def _band(f: Any, x: int, bands: Any) -> int:
+def _band(f: Frame, x: int, bands: list[list[int]]) -> int:
     if len(bands) > FREE_WALK:  # a pack may give a parameter many bands
         charge(f, len(bands))
-    stars = 0
-    for minimum, band_stars in bands:
+    # the last band whose minimum x reaches: the first such band from the end
+    for k in range(len(bands) - 1, -1, -1):
+        minimum, stars = bands[k]
         if x >= minimum:
-            stars = band_stars
-    return stars
+            return stars
+    return 0
 
 
 @_fn(
@@ -369,7 +373,7 @@ def _band(f: Any, x: int, bands: Any) -> int:
     "the number a table parameter gives for key (0 if none)",
     "{table} for {key}",
 )
-def _lookup(f: Any, table: Any, key: str) -> int:
+def _lookup(f: Frame, table: Any, key: str) -> int:
     return table.get(key, 0)  # type: ignore[no-any-return]
 
 

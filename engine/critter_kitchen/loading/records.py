@@ -11,10 +11,11 @@ from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
     course_kind_problem,
-    course_problems,
     course_quality,
+    course_spice_problem,
     course_token_refused,
     held_parameters,
+    ingredient_course_quality,
     legality_problems,
     meal_problems,
     meal_quality,
@@ -26,12 +27,12 @@ from ..model.meals import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Any
+    from typing import Any, Final
 
     from ..model.ruleset import Card, Ruleset
     from .yamlpos import Document, Path
 
-MAX_VALUE = 1_000_000  # larger ingredient values or token counts are refused
+MAX_VALUE: Final = 1_000_000  # larger ingredient values or token counts are refused
 # A name heads a column of the score table and is echoed in messages of at most 300
 # characters: a hundred is room for any real name and leaves the rest of a message room.
 MAX_NAME = 100
@@ -184,10 +185,10 @@ def _plain_courses(items: Any, types: tuple[str, ...], params: dict[str, Any]) -
         spices = _plain_spice_names(spice) if spice is not None else ()
         if spices is None:
             return None
-        served = Ingredient(kind, value, spices)
-        if course_problems(kind, served, params, types):
+        # course_problems of an ingredient of this type: the course type, then its spices
+        if course_kind_problem(kind, params) is not None or course_spice_problem(kind, spices, params, types):
             return None
-        courses[kind] = Course(kind, value, spices, None, course_quality(served, params))
+        courses[kind] = Course(kind, value, spices, None, ingredient_course_quality(value, spices, params))
     return courses if len(courses) == len(items) else None  # else some key is no ingredient type
 
 
@@ -941,7 +942,7 @@ class RecordReader:
         spices = self.spices(params, kind, entry.get("spice"), params["spices_per_course"], where / "spice")
         if val is None or spices is None:
             return None
-        return Course(kind, val, spices, None, course_quality(Ingredient(kind, val, spices), params))
+        return Course(kind, val, spices, None, ingredient_course_quality(val, spices, params))
 
 
 def pack_ids(value: Any, source: str) -> tuple[tuple[str, ...], list[Problem]]:

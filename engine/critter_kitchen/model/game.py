@@ -8,6 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..dsl.closures import Frame
     from .ruleset import Card, Ruleset
 
 
@@ -205,7 +206,7 @@ class Game:
             for course, quality in zip(player.courses.values(), qualities, strict=True):
                 course.quality = quality
 
-    def award_all(self, frame: Any, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
+    def award_all(self, frame: Frame, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
         """Give ``stars`` to each player; a tie for the highest value is friendly."""
         self._groups += 1
         group, stage, card = self._groups, frame.stage, frame.card.id

@@ -17,11 +17,11 @@ from .game import Ingredient
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any
+    from typing import Any, Final
 
     from .ruleset import Card, Ruleset
 
-MAX_QUALITY = 10**12  # a meal or course quality beyond this counts as this
+MAX_QUALITY: Final = 10**12  # a meal or course quality beyond this counts as this
 
 
 def table_parameters(ruleset: Ruleset, table: Iterable[Card]) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def legality_problems(
         for kind in served:
             if kind not in slots:
                 problems.append(f"{kind} is not listed on {card.name} ({', '.join(listed)})")
-    need = params["min_real_ingredients"]
+    need: int = params["min_real_ingredients"]  # typed: the compiled build compares machine integers
     if real < need:
         used = [k for k, n in tokens.items() if n]
         only = f"only {' and '.join(used)}" if used else "nothing served"
@@ -144,7 +144,8 @@ def legality_problems(
         if short > 0:
             empty += short
             missing.append(kind if n == 1 else f"{short} of {n} {kind}")
-    needed: int = empty * params["tokens_per_missing_type"]
+    per_slot: int = params["tokens_per_missing_type"]
+    needed = empty * per_slot
     if needed:
         fillers = sum(tokens.values())
         if fillers < needed:
@@ -260,7 +261,18 @@ def _served_course_problem(
         return course_token_refused(served, params) or unknown_token(served, params)
     if served.type != kind:
         return f"a {served.type} ingredient cannot be the {kind} course"
-    return spice_problem(kind, served.spices, params["spices_per_course"], params, types)
+    return course_spice_problem(kind, served.spices, params, types)
+
+
+def course_spice_problem(
+    kind: str, spices: Sequence[str], params: Mapping[str, Any], types: Sequence[str]
+) -> str | None:
+    """Why these spices cannot be on the ``kind`` course, an ingredient of that type, or None.
+
+    The part of :func:`course_problems` that the record reader asks of each course of a
+    known type, without building an :class:`Ingredient` first.
+    """
+    return spice_problem(kind, spices, params["spices_per_course"], params, types)
 
 
 def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
@@ -268,5 +280,10 @@ def course_quality(served: Ingredient | str, params: Mapping[str, Any]) -> int:
     if isinstance(served, str):
         value: int = params["token_values"][served]
         return value
-    quality: int = served.value * params["course_spice_factor"] ** len(served.spices)
+    return ingredient_course_quality(served.value, served.spices, params)
+
+
+def ingredient_course_quality(value: int, spices: Sequence[str], params: Mapping[str, Any]) -> int:
+    """:func:`course_quality` of an ingredient course, from its value and spices."""
+    quality: int = value * params["course_spice_factor"] ** len(spices)
     return min(quality, MAX_QUALITY)

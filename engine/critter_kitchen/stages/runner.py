@@ -11,7 +11,7 @@ from ..values import Value
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Final
 
     from ..dsl.closures import Compiled
     from ..model.game import Award, Game, Player
@@ -61,7 +61,7 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
 
 
-POINTS = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
+POINTS: Final = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
 
 
 def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Game, int], None] | None = None) -> None:
@@ -140,14 +140,14 @@ def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
 def _hooks(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
     """The effects in play by (stage, timing), each list in canonical order: card kind, card id, owner."""
     kinds = {game.ruleset.rules_kind: 0} | {k: i + 1 for i, k in enumerate(game.ruleset.card_kinds)}
-
-    def canonical(held: tuple[Card, Player | None]) -> tuple[int, str, int]:
-        card, owner = held
-        return kinds.get(card.kind, len(kinds)), card.id, owner.index if owner is not None else -1
-
-    in_play = sorted(game.cards_in_play(), key=canonical)
+    other = len(kinds)
+    # Sorted by (kind, id, owner, place in play): the place keeps the sort stable without a key function.
+    in_play = sorted(
+        (kinds.get(card.kind, other), card.id, owner.index if owner is not None else -1, n, card, owner)
+        for n, (card, owner) in enumerate(game.cards_in_play())
+    )
     hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
-    for card, owner in in_play:
+    for _, _, _, _, card, owner in in_play:
         for effect in card.effects:
             hooks.setdefault((effect.stage, effect.timing), []).append((card, owner, effect.code))
     return hooks
