@@ -33,8 +33,11 @@ def _argparse_reading(argv: list[str]) -> dict[str, object] | None:
             return None
 
 
+COMMAND_LINES = st.lists(st.sampled_from(WORDS), max_size=7).map(lambda rest: ["score", *rest])
+
+
 @settings(max_examples=3000, deadline=None)
-@given(st.lists(st.sampled_from(WORDS), max_size=7).map(lambda rest: ["score", *rest]) | st.lists(st.sampled_from(WORDS)))
+@given(COMMAND_LINES | st.lists(st.sampled_from(WORDS)))
 def test_a_plain_score_command_line_reads_as_argparse_reads_it(argv: list[str]) -> None:
     plain = cli._plain_score_arguments(argv)
     if plain is not None:  # read without argparse: exactly as argparse reads it
