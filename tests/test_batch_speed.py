@@ -201,3 +201,25 @@ def test_a_batch_gives_the_same_bytes_without_orjson(monkeypatch) -> None:
             outcomes.append((outcome.status, outcome.out, outcome.err))
     assert outcomes[:2] == outcomes[2:]
     assert '"winner"' in outcomes[0][1] and "duplicate key 'players'" in outcomes[0][1]
+
+
+def test_a_cold_score_imports_no_argument_parser(tmp_path) -> None:
+    """With the cache filled, ``score`` reads its plain command line without argparse, and
+    nothing on its path imports shutil (bz2, lzma), gettext, locale or pickle."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, CRITTER_KITCHEN_CACHE=str(tmp_path / "cache"))
+    example = str(ROOT / "examples" / "five-players.yaml")
+    code = (
+        "import sys\n"
+        "from critter_kitchen.cli import main\n"
+        f"main(['score', {example!r}, '--format', 'json'])\n"
+        "unwanted = ['argparse', 'gettext', 'locale', 'shutil', 'bz2', 'lzma', 'pickle', 'orjson']\n"
+        "print('loaded:', [m for m in unwanted if m in sys.modules])\n"
+    )
+    for _ in range(2):  # the first run fills the cache
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.splitlines()[-1] == "loaded: []"
+    assert '"winner"' in done.stdout
