@@ -3,10 +3,10 @@
 The json module is the reference: its reading (duplicate keys refused, fractions keeping
 their text, its error messages) and its writing (``separators=(",", ":")``,
 ``ensure_ascii=False``). orjson is several times faster at both, but it keeps the last of
-duplicate keys, reads integers past 64 bits as floats and writes some floats otherwise
-(``1e16`` for ``1e+16``). So its answer is used only where it must be the same, and
-anything else (an error, a doubt) goes to the json module, which gives the answer and
-every message: so no message can differ.
+duplicate keys, reads integers past 64 bits as floats, and writes floats by rules of its
+own (an infinity as ``null``; some versions ``1e16`` for ``1e+16``). So its answer is
+used only where it must be the same, and anything else (an error, a doubt) goes to the
+json module, which gives the answer and every message: so no message can differ.
 
 - Read: orjson's data, written back by orjson, must have as many colons as the text
   (every pair has one, and a string's colons are kept, so a dropped duplicate pair makes
@@ -16,7 +16,8 @@ every message: so no message can differ.
   writes as json does (no dataclass or date, which json refuses).
 
 Without orjson installed everything goes to the json module. tests/test_batch_speed.py
-compares both on the test records, the error corpora and generated hostile text.
+compares both on the test records and JSON files, on generated text and values, and on a
+whole batch.
 """
 
 from __future__ import annotations
