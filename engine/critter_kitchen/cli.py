@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from . import __version__
 from .errors import CritterError, EvaluationError, InputError, Problem, escaped, printable
 from .loading.records import read_record
-from .report.problems import REPORTER_BY_NAME
 from .stages.runner import score_game
 
 # Beyond reading and scoring a record, each command imports what it needs when it runs:
@@ -17,7 +15,8 @@ from .stages.runner import score_game
 # card rendering) is never needed there.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    import argparse
+    from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
     from typing import Any, TextIO
 
@@ -29,15 +28,19 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 EXIT_OUTPUT = 74  # standard output closed or not writable (sysexits.h: EX_IOERR)
 
 
-class _Formatter(argparse.HelpFormatter):
+def _formatter_class() -> type[argparse.HelpFormatter]:
     """argparse's formatter, told the terminal's width as shutil would find it.
 
     argparse makes a formatter for every option it adds and, when not told the width, asks
     shutil, whose import (with bz2, lzma, fnmatch) is a tenth of a cold ``score``.
     """
+    import argparse
 
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, width=_terminal_columns() - 2)
+    class Formatter(argparse.HelpFormatter):
+        def __init__(self, prog: str) -> None:
+            super().__init__(prog, width=_terminal_columns() - 2)
+
+    return Formatter
 
 
 def _terminal_columns() -> int:
@@ -55,6 +58,11 @@ def _terminal_columns() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from .report.problems import REPORTER_BY_NAME
+
+    _Formatter = _formatter_class()  # noqa: N806 - a class
     parser = argparse.ArgumentParser(
         prog="critter-kitchen",
         formatter_class=_Formatter,
@@ -143,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser(
         "serve",
+        formatter_class=_Formatter,
         help="run the score pad: web pages and a JSON API that score and keep games",
         description="Run the score pad (needs the web extra: pip install 'critter-kitchen[web]'). "
         "On an address other than loopback an access token is always needed: given with --token "
@@ -162,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser(
         "simulate",
+        formatter_class=_Formatter,
         help="play simulated games and report what each card does to them",
         description="The balance lab: simulated games dealt from the packs' deal model, planned by the meal "
         "planner and scored by the engine; for every card, its stars and the paired effect of removing it, "
@@ -231,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = _Output(stdout)
     try:
         try:
-            return _run(build_parser().parse_args(argv))
+            args = _plain_score_arguments(sys.argv[1:] if argv is None else argv)
+            return _run(args if args is not None else build_parser().parse_args(argv))
         finally:
             sys.stdout.flush()  # short output waits in the buffer: a full disk shows only here
     except _OutputFailed as e:
@@ -245,7 +256,65 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = stdout
 
 
-def _run(args: argparse.Namespace) -> int:
+class _ScoreArguments:
+    """What ``build_parser().parse_args`` gives for a plain ``score`` command line."""
+
+    def __init__(self, games: list[str], pack: list[str], format: str, explain: bool) -> None:  # noqa: A002
+        self.command = "score"
+        self.games = games
+        self.pack = pack
+        self.format = format
+        self.explain = explain
+        self.run: Callable[[Any], int] = cmd_score
+
+
+_SCORE_FORMATS = ("text", "json")
+
+
+def _plain_score_arguments(argv: Sequence[str]) -> _ScoreArguments | None:
+    """The arguments of a plain ``score`` command line, read without argparse; else None.
+
+    Plain: ``score``, then the games in one run, and before or after them only the options
+    ``--format text|json``, ``--explain`` and ``--pack VALUE``, each written out in full,
+    with no value or game that starts with ``-`` (``-`` itself, standard input, is a game).
+    Anything else (help, abbreviations, ``--opt=value``, ``--``, a mistake) goes to
+    argparse, so that its messages stay the only ones; argparse and its imports (gettext,
+    locale, warnings) and building the parser were a fifth of what a cold ``score`` costs
+    beyond starting Python and importing yaml. A test compares both readings on generated
+    command lines.
+    """
+    if not argv or argv[0] != "score":
+        return None
+    games: list[str] = []
+    packs: list[str] = []
+    output, explain = "text", False
+    last_was_game = False
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        is_game = arg == "-" or not arg.startswith("-")
+        if is_game and games and not last_was_game:
+            return None  # a second run of games: argparse's error
+        last_was_game = is_game
+        if is_game:
+            games.append(arg)
+        elif arg == "--explain":
+            explain = True
+        elif arg in ("--format", "--pack") and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            i += 1
+            if arg == "--pack":
+                packs.append(argv[i])
+            elif argv[i] in _SCORE_FORMATS:
+                output = argv[i]
+            else:
+                return None
+        else:
+            return None
+        i += 1
+    return _ScoreArguments(games, packs, output, explain) if games else None
+
+
+def _run(args: argparse.Namespace | _ScoreArguments) -> int:
     try:
         return int(args.run(args))
     except InputError as e:
@@ -371,7 +440,7 @@ class _Rulesets:
         return self.named(record_packs(data, source), source)
 
 
-def cmd_score(args: argparse.Namespace) -> int:
+def cmd_score(args: argparse.Namespace | _ScoreArguments) -> int:
     rulesets = _Rulesets(args.pack)
     inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
     first = next(inputs)
@@ -390,7 +459,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     return status
 
 
-def _score_in_batch(rulesets: _Rulesets, item: _Input, args: argparse.Namespace) -> bool:
+def _score_in_batch(rulesets: _Rulesets, item: _Input, args: argparse.Namespace | _ScoreArguments) -> bool:
     """Print one record's result, or its problems, in one write; whether it was scored.
 
     A record that fails (a problem in it, or a card effect that fails on it) is that
@@ -437,7 +506,7 @@ def _score(rulesets: _Rulesets, item: _Input) -> Result:
         raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
 
-def _score_one(rulesets: _Rulesets, item: _Input, args: argparse.Namespace) -> int:
+def _score_one(rulesets: _Rulesets, item: _Input, args: argparse.Namespace | _ScoreArguments) -> int:
     result = _score(rulesets, item)
     if args.format == "json":
         from .report.json import result_json
@@ -589,6 +658,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .loading import discovery
+    from .report.problems import REPORTER_BY_NAME
 
     args.pack = discovery.pack_folders(args.pack)
     problems: list[Problem] = []

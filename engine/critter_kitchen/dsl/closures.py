@@ -60,11 +60,14 @@ class Compiled:
 
     __slots__ = ("ops", "slots", "type", "run", "steps", "sees_cards", "params_read")
 
-    def __init__(self, ops: Op, slots: int, type: str) -> None:
+    def __init__(self, ops: Op, slots: int, type: str, built: bool = True) -> None:
         self.ops = ops
         self.slots = slots
         self.type = type
-        self.run: Fn = build(ops)
+        # Read from the cache, a program's closure is built when it first runs: a game runs
+        # the programs of its cards in play only, and building them all was half the time
+        # of reading the cache entry on a cold ``score``.
+        self.run: Fn = build(ops) if built else self._first_run
         self.steps = steps_of(ops)  # what one run costs outside its loops and aggregates
         # What it reads beyond its arguments, for rescoring: whether it asks which cards are in
         # play, and the rule parameters it reads (it runs again when either changes).
@@ -75,7 +78,15 @@ class Compiled:
         }
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Compiled, (self.ops, self.slots, self.type)  # the closure is rebuilt on load
+        return Compiled, (self.ops, self.slots, self.type, False)  # the closure is rebuilt when first run
+
+    def _first_run(self, frame: Frame) -> Any:
+        """Build the closure, keep it as ``run``, and run it (a caller may hold this method
+        from before: it builds only once)."""
+        run = self.run
+        if getattr(run, "__self__", None) is self:  # not built yet
+            run = self.run = build(self.ops)
+        return run(frame)
 
 
 def build(op: Op) -> Fn:

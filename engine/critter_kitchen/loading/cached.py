@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from ..errors import Problem
 
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5  # 5: programs are unpickled unbuilt
 # the classes a pack entry may name; anything else in an entry is refused unread
 ENTRY_CLASSES = (
     "critter_kitchen.model.ruleset.*",

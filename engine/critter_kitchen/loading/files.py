@@ -76,9 +76,21 @@ def parse_json(source: str, text: str) -> Any:
 
     The duplicate check is a hook on every object (about a third of the parse's time on a
     5-player record). Counting keys instead (the text's colons against those of the parsed
-    data's ``repr``) was measured too: it costs more than the hook. orjson and msgspec keep
-    the last of duplicate keys, so either would need a check of its own as well.
+    data's ``repr``) was measured too: it costs more than the hook. orjson reads most
+    records in a third of the time, and :mod:`critter_kitchen.fastjson` takes its answer
+    only where it is the json module's; everything else, and every error, is read here.
     """
+    from .. import fastjson
+
+    data = fastjson.read(text)
+    if data is fastjson.UNREAD:
+        data = json_module_read(source, text)
+    _refuse_lone_surrogates(source, text)
+    return data
+
+
+def json_module_read(source: str, text: str) -> Any:
+    """JSON text to data by the json module: the reference reading, and every error's message."""
     import json  # JSON records only
 
     try:
@@ -92,7 +104,6 @@ def parse_json(source: str, text: str) -> Any:
         raise InputError([Problem(source, 0, 0, "a number has too many digits", "CK005")]) from None
     except RecursionError:
         raise InputError([Problem(source, 1, 1, "nesting is too deep", "CK005")]) from None
-    _refuse_lone_surrogates(source, text)
     return data
 
 

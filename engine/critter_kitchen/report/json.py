@@ -35,15 +35,25 @@ def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False
     to the same strings. Outside strings JSON text is ASCII, so only strings are touched.
     ``ascii_only`` escapes every non-ASCII character, for an output that cannot show them.
     """
-    import json
+    text = _compact(value) if indent is None and not ascii_only else None
+    if text is None:
+        import json
 
-    separators = (",", ":") if indent is None else None
-    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii_only)
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii_only)
     # The common case first, quickly: ASCII text is printable but for DEL, json having
     # escaped the C0 controls; the newlines are the indentation's, strings hold none raw.
     if (text.isascii() and "\x7f" not in text) or text.replace("\n", "").isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in text)
+
+
+def _compact(value: Any) -> str | None:
+    """``value`` as compact JSON written by orjson where it equals json's (a JSON Lines batch
+    writes one a record), else None."""
+    from .. import fastjson
+
+    return fastjson.write(value)
 
 
 def _json_escape(ch: str) -> str:
