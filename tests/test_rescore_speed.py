@@ -144,6 +144,22 @@ def test_random_games_with_critic_rumors_and_restaurateurs_rescored_are_the_plai
     check_every_card(BASE, json.loads(json.dumps(record)), random.Random(1))
 
 
+@pytest.mark.parametrize("pack", sorted(PACKS))
+def test_games_scored_already_rescored_are_the_plain_path(pack: str) -> None:
+    """The balance lab rescores the games it has scored: their qualities are judged again first."""
+    rs = load_ruleset(PACKS[pack])
+    rng = random.Random(f"scored-{pack}")
+    for _ in range(20):
+        record = random_record(rs, rng)
+        game = score_game(read_record(rs, record, "r"), "r").game
+        for card in removable_cards(game):
+            expected = fingerprint(plain(rs, record_without(record, rs, card.id)))
+            assert fingerprint(score_without(game, [card.id], "r")) == expected, card.id
+        for card_id in challenge_ids(game):
+            expected = fingerprint(plain(rs, without_card(rs, record, card_id)))
+            assert fingerprint(score_without_meals(game, [card_id], "r")) == expected, card_id
+
+
 def test_most_hook_points_are_replayed() -> None:
     """The fast path is taken: of the hook points after where a removal starts, most are replayed."""
     counts = {"ran": 0, "replayed": 0}

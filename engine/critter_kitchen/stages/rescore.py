@@ -251,7 +251,8 @@ class _Plan:
         self.awards: list[Award] = []
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
         self.decided = ""
-        whole = game_without(game, ())
+        # a game no effect has run on holds its courses as read: they need no judging again
+        whole = game_without(game, (), _meal_state(game) if game.steps == 0 else None)
         self.pristine: _MealState = _meal_state(whole)
         self.names = {p.name for p in whole.players}
         wanted = {self._first_alone(game, card) for card in removable_cards(game)}
