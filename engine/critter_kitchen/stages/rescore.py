@@ -52,7 +52,7 @@ from ..model.meals import (
     table_parameters,
     unknown_token,
 )
-from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_stages
+from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_effects, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ class _Plan:
         self.end = len(stages) * POINTS
         self._footprints(game)
         self.checkpoints: dict[int, Checkpoint] = {}
-        self.spans: list[tuple[int, int, int, int, int] | None] = [None] * self.end
+        self.spans: list[tuple[int, int, int, int, int, int] | None] = [None] * self.end
         self.qualities: dict[int, _Qualities] = {}
         self.awards: list[Award] = []
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
@@ -355,6 +355,7 @@ class _Plan:
         self.card_points: dict[str, int] = {}
         self.seeing = 0
         self.param_points: dict[str, int] = {}
+        self.quality_cards: dict[str, int] = {}  # card id -> the points where its effects change qualities
         for i, stage in enumerate(game.ruleset.stages):
             self._add(i * POINTS + TIMING_POINT["replace"], stage.code)
             self._mark(stage.card, 0b111 << (i * POINTS))  # without its card, no such stage
@@ -364,6 +365,8 @@ class _Plan:
                 if point < self.end:
                     self._mark(card.id, 1 << point)
                     self._add(point, effect.code)
+                    if effect.code is not None and QUALITY in effect.code.state_written:
+                        self.quality_cards[card.id] = self.quality_cards.get(card.id, 0) | 1 << point
         self.reading = {bit: 0 for bit in STATE_BITS.values()}
         self.quality_writing = 0
         for point in range(self.end):
@@ -376,6 +379,14 @@ class _Plan:
         self.rank_sees = any(code.sees_cards for code in codes)
         self.rank_params = frozenset(p for code in codes for p in code.params_read)
         self.rank_reads = _bits(s for code in codes for s in code.state_read)
+
+    def declared(self, removed: frozenset[str]) -> int:
+        """The hook points (bits) of the stages the cards ``removed`` declare."""
+        points = 0
+        for i, card_id in enumerate(self.declared_by):
+            if card_id in removed:
+                points |= 0b111 << (i * POINTS)
+        return points
 
     def _mark(self, card_id: str, points: int) -> None:
         self.card_points[card_id] = self.card_points.get(card_id, 0) | points
@@ -434,7 +445,7 @@ class _Recorder:
         if last < 0:
             return
         awards, steps, groups = self.mark
-        plan.spans[last] = (awards, len(game.awards), game.steps - steps, groups, game._groups - groups)
+        plan.spans[last] = (awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
         if plan.writes[last] & QUALITY_BIT:
             plan.qualities[last] = _qualities(game)
 
@@ -448,6 +459,13 @@ class _Replay:
         self.fresh = fresh
         self.differs = changes.differs
         self.forced = plan.forced(changes.removed, changes.params)
+        self.removed = changes.removed
+        # the points where only the removed cards' own effects differ: the others' are replayed
+        self.apart = plan.forced(changes.removed, frozenset()) & ~plan.forced(frozenset(), changes.params)
+        if changes.removed:
+            self.apart &= ~plan.seeing & ~plan.declared(changes.removed)
+        for card_id in changes.removed:
+            self.apart &= ~plan.quality_cards.get(card_id, 0)
         self.last = start - 1  # the last point this run reached
         self.ran = -1  # the point that ran, if the last one did
         self.ran_awards = 0  # the awards before it
@@ -459,15 +477,70 @@ class _Replay:
         span = plan.spans[point]
         if (
             span is None
-            or self.forced >> point & 1
             or plan.reads[point] & differs
             or plan.writes[point] & differs & QUALITY_BIT  # qualities that differ, changed again
             or self._over(span)
         ):
-            self.ran, self.ran_awards = point, len(game.awards)
-            return False
+            return self._run(point)
+        if self.forced >> point & 1:
+            if not self.apart >> point & 1 or point % POINTS == TIMING_POINT["replace"]:
+                return self._run(point)
+            used = self._probe(point, span)
+            if self.fresh.steps + span[2] - used > STEP_BUDGET:
+                return self._run(point)
+            self._replay_apart(point, span, used)
+            return True
         self._replay(point, span)
         return True
+
+    def _run(self, point: int) -> bool:
+        self.ran, self.ran_awards = point, len(self.fresh.awards)
+        return False
+
+    def _probe(self, point: int, span: tuple[int, int, int, int, int, int]) -> int:
+        """The work the removed cards' effects at ``point`` took in the run with every card: they
+        run once more, on this game as the point begins (what they read is as it was then), and
+        what they did is taken back."""
+        plan, fresh = self.plan, self.fresh
+        stage = plan.stage_names[point // POINTS]
+        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
+        players = {p.index: p for p in fresh.players}
+        effects = [
+            (c, None if o is None else players[o.index], code)
+            for c, o, code in plan.tables[0].get((stage, timing), ())
+            if c.id in self.removed
+        ]
+        awards, steps, groups = fresh.awards, fresh.steps, fresh._groups
+        # from the work and awards the run with every card had as the point began: never over
+        # a limit where that run was not
+        fresh.awards, fresh.steps = [], span[5]
+        run_effects(fresh, stage, effects)
+        used = fresh.steps - span[5]
+        fresh.awards, fresh.steps, fresh._groups, fresh.unsettled, fresh.changes = awards, steps, groups, [], []
+        return used
+
+    def _replay_apart(self, point: int, span: tuple[int, int, int, int, int, int], used: int) -> None:
+        """Replay ``point`` without what the removed cards' effects did at it (work ``used``): the
+        other effects read what they read in the run with every card, and ran in the same order."""
+        first, last, steps, _, _, _ = span
+        plan, fresh, players, removed = self.plan, self.fresh, self.players, self.removed
+        renumbered: dict[int, int] = {}  # each remaining award statement's group, numbered on from this game's
+        awards = fresh.awards
+        for award in plan.awards[first:last]:
+            if award.card in removed:
+                self.differs |= STARS_BIT
+                continue
+            group = renumbered.setdefault(award.group, fresh._groups + len(renumbered) + 1)
+            if group != award.group:
+                award = _regrouped(award, group)
+            awards.append(award)
+            player = players[award.player]
+            player.stars += award.stars
+            player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
+        fresh.steps += steps - used
+        fresh._groups += len(renumbered)
+        if plan.writes[point] & QUALITY_BIT:
+            _set_qualities(fresh, plan.qualities[point])
 
     def settle(self, point: int) -> None:
         """Account for the points between the last one and ``point``: what the last one changed if
@@ -495,15 +568,15 @@ class _Replay:
             if _qualities(fresh) != plan.qualities[point]:
                 self.differs |= QUALITY_BIT
 
-    def _over(self, span: tuple[int, int, int, int, int]) -> bool:
+    def _over(self, span: tuple[int, int, int, int, int, int]) -> bool:
         """Whether replaying would take the game past its work or award budget: then it runs, and says so."""
         fresh = self.fresh
         return fresh.steps + span[2] > STEP_BUDGET or len(fresh.awards) + span[1] - span[0] > MAX_AWARDS
 
-    def _replay(self, point: int, span: tuple[int, int, int, int, int]) -> None:
+    def _replay(self, point: int, span: tuple[int, int, int, int, int, int]) -> None:
         """Give the game what point ``point`` gave the run with every card: its awards (their
         groups numbered on from this game's), their stars, its work, its course qualities."""
-        first, last, steps, groups, made = span
+        first, last, steps, groups, made, _ = span
         plan, fresh, players = self.plan, self.fresh, self.players
         shift = fresh._groups - groups
         awards = fresh.awards

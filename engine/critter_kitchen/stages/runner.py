@@ -113,6 +113,13 @@ def run_stages(
             _end_hook_point(game, source)
 
 
+def run_effects(game: Game, stage: str, effects: list[tuple[Card, Player | None, Compiled | None]]) -> None:
+    """Run ``effects`` of a hook point of ``stage`` as :func:`run_stages` runs them, without ending
+    the hook point (rescoring learns the work a card's effects take, see stages/rescore.py)."""
+    for card, owner, code in effects:
+        _run(code, game, card, stage, owner)
+
+
 def _run_body(
     game: Game,
     source: str,
