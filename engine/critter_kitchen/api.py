@@ -131,6 +131,20 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     return rescore(game, card_ids, source)
 
 
+def score_without_meals(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:
+    """Score an already-read game as if no challenge meal had been served for the challenge
+    cards ``card_ids``; the cards stay in play (a round always shows its challenge cards).
+
+    ``game`` is as for :func:`score_without` and is not changed. The answer is the one the
+    record would get with those meals taken out of it, read and scored from scratch; only the
+    stages whose outcome can depend on those meals run again, as for :func:`score_without`.
+    Raises ValueError when an id is not one of the game's challenge cards.
+    """
+    from .stages.rescore import score_without_meals as rescore
+
+    return rescore(game, card_ids, source)
+
+
 def removable_cards(game: Game) -> list[Card]:
     """The cards of a read game that :func:`score_without` can take out: on the table, then held."""
     from .stages.rescore import removable_cards as removable

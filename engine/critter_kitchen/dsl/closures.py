@@ -21,7 +21,7 @@ from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 from ..errors import EvaluationError
 from ..interpreted import Ranked
 from .budget import MAX_AWARDS, charge, spend, too_many_awards
-from .registry import FUNCTIONS
+from .registry import FUNCTIONS, STARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class Frame:
 class Compiled:
     """A checked program: its ops, the variable slots it needs, its type, and its closure."""
 
-    __slots__ = ("ops", "slots", "type", "run", "steps", "sees_cards", "params_read")
+    __slots__ = ("ops", "slots", "type", "run", "steps", "sees_cards", "params_read", "state_read", "state_written")
 
     def __init__(self, ops: Op, slots: int, type: str, built: bool = True) -> None:
         self.ops = ops
@@ -76,6 +76,10 @@ class Compiled:
         self.params_read = frozenset(parameters_read(ops)) | {
             p for name in called for p in FUNCTIONS[name].reads_params
         }
+        # And what of the game's state (registry.STATE) it reads and writes: rescoring replays a
+        # hook point, instead of running it, when its programs read nothing the removal changed.
+        self.state_read = frozenset(s for name in called for s in FUNCTIONS[name].reads_state)
+        self.state_written = frozenset(state_written(ops))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Compiled, (self.ops, self.slots, self.type, False)  # the closure is rebuilt when first run
@@ -123,6 +127,23 @@ def parameters_read(op: Any) -> set[str]:
             found.add(part[1])
         elif part[0] == "award":
             found.update(AWARD_READS)
+        todo.extend(part)
+    return found
+
+
+def state_written(op: Any) -> set[str]:
+    """What of the game's state ``op`` changes: stars by its award statements, a settable
+    quantity by its set, add and multiply statements (the setter writes what the function reads)."""
+    found: set[str] = set()
+    todo = [op]
+    while todo:
+        part = todo.pop()
+        if type(part) is not tuple or not part:
+            continue
+        if part[0] == "award":
+            found.add(STARS)
+        elif part[0] == "modify" and len(part) == 5 and type(part[1]) is str and part[1] in FUNCTIONS:
+            found.update(FUNCTIONS[part[1]].reads_state)
         todo.extend(part)
     return found
 

@@ -33,6 +33,7 @@ class Function:
         "reads",
         "sees_cards",
         "reads_params",
+        "reads_state",
     )
 
     def __init__(
@@ -48,6 +49,7 @@ class Function:
         reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
         sees_cards: bool = False,  # whether it tells which cards are in play (rescoring must not reuse it)
         reads_params: tuple[str, ...] = (),  # the rule parameters its impl reads of the game
+        reads_state: tuple[str, ...] = (),  # what of STATE its impl reads (rescoring replays what reads none)
     ) -> None:
         self.name = name
         self.params = params
@@ -60,6 +62,22 @@ class Function:
         self.reads = reads
         self.sees_cards = sees_cards
         self.reads_params = reads_params
+        self.reads_state = reads_state
+
+
+# The parts of a game that a program reads and that can differ between two runs of one
+# game's stages: what the stages change as they run, each player's stars (and stars by
+# stage: award statements add to them) and the course qualities (set, add and multiply
+# change them); and the challenge meals, which rescoring without a challenge card's meals
+# changes. Everything else a program reads is what the record and the cards in play give.
+# A function whose impl reads one of them declares it (``reads_state``); a settable
+# function's setter writes what the function reads. Rescoring (stages/rescore.py) replays
+# a hook point of the game with every card, instead of running it again, when its
+# programs read nothing the removal changed.
+STARS = "stars"
+QUALITY = "quality"
+MEALS = "meals"
+STATE = (STARS, QUALITY, MEALS)
 
 
 class Aggregate:
@@ -100,6 +118,7 @@ def _fn(
     reads: str | None = None,
     sees_cards: bool = False,
     reads_params: tuple[str, ...] = (),
+    reads_state: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
@@ -115,6 +134,7 @@ def _fn(
             reads,
             sees_cards,
             reads_params,
+            reads_state,
         )
         return impl
 
@@ -122,7 +142,15 @@ def _fn(
 
 
 def _attribute(
-    name: str, params: str, returns: str, doc: str, phrase: str, reads: str, *, needs_owner: bool = False
+    name: str,
+    params: str,
+    returns: str,
+    doc: str,
+    phrase: str,
+    reads: str,
+    *,
+    needs_owner: bool = False,
+    reads_state: tuple[str, ...] = (),
 ) -> None:
     """A function that reads an attribute path of its one argument, or of the frame when it has none.
 
@@ -130,7 +158,7 @@ def _attribute(
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
-    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads)(impl)
+    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads, reads_state=reads_state)(impl)
 
 
 _attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")
@@ -166,6 +194,7 @@ def _set_quality(f: Frame, value: int, p: Player, kind: str) -> None:
     "quality of p's t course as the hook point began (0 if not served); set, add and multiply change it",
     "{p}'s {t} course quality",
     setter=_set_quality,
+    reads_state=(QUALITY,),
 )
 def _quality(f: Frame, p: Player, kind: str) -> int:
     course = p.courses.get(kind)
@@ -196,6 +225,7 @@ def _spiced(f: Frame, p: Player, kind: str) -> bool:
     t.INT,
     "sum of p's course qualities now: the critic score track position",
     "{p}'s total critic quality",
+    reads_state=(QUALITY,),
 )
 def _total_quality(f: Frame, p: Player) -> int:
     return p.critic_quality()
@@ -228,10 +258,25 @@ def _token_value(f: Frame, p: Player) -> int:
     return total
 
 
-_attribute("stars", "p:player", t.INT, "stars p had when the hook point began", "{p}'s stars so far", "stars")
+_attribute(
+    "stars",
+    "p:player",
+    t.INT,
+    "stars p had when the hook point began",
+    "{p}'s stars so far",
+    "stars",
+    reads_state=(STARS,),
+)
 
 
-@_fn("stage_stars", "p:player s:stage", t.INT, "stars p got at stage s as the hook point began", "{p}'s stars from {s}")
+@_fn(
+    "stage_stars",
+    "p:player s:stage",
+    t.INT,
+    "stars p got at stage s as the hook point began",
+    "{p}'s stars from {s}",
+    reads_state=(STARS,),
+)
 def _stage_stars(f: Frame, p: Player, stage: str) -> int:
     return p.stage_stars.get(stage, 0)
 
@@ -251,7 +296,14 @@ def _in_play(f: Frame, card_id: str) -> bool:
     return any(card.id == card_id for card, _ in spend(f, f.game.cards_in_play()))
 
 
-@_fn("meals", "r:round", t.list_of(t.MEAL), "every challenge meal served in round r", "the meals of {r}")
+@_fn(
+    "meals",
+    "r:round",
+    t.list_of(t.MEAL),
+    "every challenge meal served in round r",
+    "the meals of {r}",
+    reads_state=(MEALS,),
+)
 def _meals(f: Frame, r: str) -> Any:
     return f.game.meals.get(r, ())
 
@@ -282,6 +334,7 @@ _attribute("this_card", "", t.CARD, "the id of the card whose effect this is", "
     t.list_of(t.MEAL),
     "every challenge meal served for card c, in any round",
     "the meals served for {c}",
+    reads_state=(MEALS,),
 )
 def _meals_for(f: Frame, card_id: str) -> tuple[Any, ...]:
     return tuple(m for meals in f.game.meals.values() for m in meals if m.card.id == card_id)

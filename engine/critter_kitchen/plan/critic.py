@@ -99,7 +99,7 @@ class _CriticSearch:
         self,
         courses: dict[str, Course],
         tokens: dict[str, int],
-        pause: Callable[[Game, int], None] | None = None,
+        pause: Callable[[Game, int], bool] | None = None,
         start: tuple[int, Checkpoint, list[int]] | None = None,
     ) -> tuple[int, int]:
         """This player's stars and critic quality in a game with only this critic meal
@@ -385,11 +385,12 @@ class _ExactCriticSearch(_CriticSearch):
         saved: list[tuple[int, Checkpoint]] = []
         first: list[tuple[int, Checkpoint]] = []
 
-        def pause(game: Game, point: int) -> None:
+        def pause(game: Game, point: int) -> bool:
             if early is None and self.served_at and point >= self.served_at and not first:
                 first.append((point, game.checkpoint()))
             if key is not None and point >= self.resume_at and not saved:
                 saved.append((point, game.checkpoint()))
+            return False  # every point runs
 
         if early is None:
             result = self.outcome(courses, tokens, pause)

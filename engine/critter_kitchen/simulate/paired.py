@@ -2,9 +2,9 @@
 
 :func:`score_without` is the plain path: the record with the card taken out, read and
 scored by the engine as any record is. :func:`rescored_without` is what the lab calls: the
-engine's fast rescoring (``critter_kitchen.api.score_without``, only the stages a card can
-change run again) for the cards it can take out, the plain path for the others (challenge
-cards); ``FAST_RESCORING = False`` sends every card down the plain path (the tests compare
+engine's fast rescoring (``critter_kitchen.api.score_without`` for the cards on the table and
+held, ``score_without_meals`` for challenge cards: only the hook points that can change run
+again); ``FAST_RESCORING = False`` sends every card down the plain path (the tests compare
 the two, byte for byte).
 
 What "without the card" means, per kind (decisions, said in the report's notes):
@@ -40,13 +40,16 @@ def rescored_without(ruleset: Ruleset, record: dict[str, Any], game: Game, card_
     """The game scored without card ``card_id``: ``game`` is ``record`` as read (and scored).
 
     The one place that chooses the path: the engine's rescoring takes out cards on the table
-    and held cards, and answers as the plain path does (tests/test_speed_paths.py,
-    tests/test_simulate_speed.py); challenge cards keep their place and lose their meals,
-    which only the plain path does.
+    and held cards (``score_without``), and the meals of a challenge card, which keeps its
+    place (``score_without_meals``); both answer as the plain path does
+    (tests/test_speed_paths.py, tests/test_rescore_speed.py, tests/test_simulate_speed.py).
     """
-    if FAST_RESCORING and ruleset.card_kinds[ruleset.cards[card_id].kind] != "cards.challenges":
+    if FAST_RESCORING:
         from ..api import score_without as rescore
+        from ..api import score_without_meals
 
+        if ruleset.card_kinds[ruleset.cards[card_id].kind] == "cards.challenges":
+            return score_without_meals(game, [card_id], "<simulated>")
         return rescore(game, [card_id], "<simulated>")
     return score_without(ruleset, record, card_id)
 

@@ -1,4 +1,4 @@
-"""Scoring a game again as if some cards were not in play, with the same meals.
+"""Scoring a game again as if some cards were not in play, or some challenge meals not served.
 
 This is what the balance lab asks of every card of every simulated game: what would the
 game give without it? The answer is defined as scoring the record from scratch with
@@ -13,26 +13,36 @@ the card taken out of it, and :func:`game_without` and :func:`score_without` kee
   (what a player kept) change no score, so they are not looked at.
 - Only cards that a record names outside its challenges may be removed: the cards on the
   table (critic, rumors, ...) and the cards players hold. Challenge and rules cards make
-  the game what it is.
+  the game what it is. For a challenge card, :func:`score_without_meals` scores the game
+  with the card kept and no meal served for it: the record without those meals.
 
 Only what can change is run again. A run of the whole game is made once per game (and
-kept on it) with a checkpoint before each hook point (a stage's before effects, its body,
-its after effects) that a removal can start from; scoring without a card then starts from
-the checkpoint before the first hook point whose outcome can depend on that card: the
-first it has effects at, the first stage it declares, or the first whose code asks which
-cards are in play (``in_play``). When the card changes a rule parameter, the meals are
-judged again: if any comes out otherwise (legality, quality), every stage runs again;
-else the run starts no later than the first hook point whose code reads a changed
-parameter (``Compiled.params_read``, from the program's ``param`` ops and what its
-registry functions and statements declare they read). Ranking always runs again. A test
-compares this with the plain path, the record without the card read and scored from
-scratch, on generated games of every shipped pack.
+kept on it): a checkpoint before each hook point (a stage's before effects, its body,
+its after effects) that a removal can start from, and what each hook point did (its
+awards, the work it took, the course qualities after it). A removal then starts from the
+checkpoint before the first hook point whose outcome can depend on the removal, and from
+there each hook point either runs or is replayed: its recorded awards, stars and
+qualities are given again. A hook point runs when the removed card has effects at it,
+when its code asks which cards are in play (``in_play``) or reads a rule parameter the
+removal changed (``Compiled.params_read``), and when its code reads what the removal has
+changed so far (``Compiled.state_read``: stars, course qualities, the challenge meals, as
+the registry declares them) or changes course qualities that differ already; a hook point
+replayed would add more work or awards than the game may take runs too. What differs is
+followed from point to point: the stars and qualities of the points that ran are
+compared with the recorded ones, and the writes of a stage that no longer exists count
+as changes. A stage whose card is removed does not run, as in any game without the card.
+When the removal changes rule parameters, the meals are judged again: if any comes out
+otherwise (legality, quality), every stage runs. The players are ranked again unless
+nothing the tie-breaks read differs. Tests compare this with the plain path, the record
+without the card (or the meals) read and scored from scratch, on every corpus.
 """
 
 from __future__ import annotations
 
+from ..dsl.budget import MAX_AWARDS, STEP_BUDGET
+from ..dsl.registry import MEALS, QUALITY, STARS
 from ..errors import EvaluationError, InputError
-from ..model.game import Course, Game, Ingredient, Meal, Player
+from ..model.game import Award, Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
     course_problems,
     course_quality,
@@ -42,17 +52,24 @@ from ..model.meals import (
     table_parameters,
     unknown_token,
 )
-from .runner import POINTS, Result, notes_of, rank, run_stages
+from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_effects, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
     from typing import Any
 
+    from ..dsl.closures import Compiled
     from ..model.game import Checkpoint
     from ..model.ruleset import Card
+    from .runner import HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
+    _Qualities = tuple[tuple[int, ...], ...]
+
+# What differs between a rescoring and the run with every card, one bit each (registry.STATE).
+STATE_BITS = {STARS: 1, QUALITY: 2, MEALS: 4}
+STARS_BIT, QUALITY_BIT, MEALS_BIT = STATE_BITS[STARS], STATE_BITS[QUALITY], STATE_BITS[MEALS]
 
 
 def removable_cards(game: Game) -> list[Card]:
@@ -70,63 +87,91 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     ``game`` itself is not changed. Raises ValueError when an id is not one of
     :func:`removable_cards`; InputError or EvaluationError as scoring the record would.
     """
-    removed = set(card_ids)
+    removed = frozenset(card_ids)
     unknown = removed - {c.id for c in removable_cards(game)}
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
     plan = _plan(game, source)
     fresh = game_without(game, removed, plan.pristine)
-    first = plan.first_point(game, fresh, removed)
-    if first:
-        fresh.resume(plan.checkpoints[first])
-    run_stages(fresh, source, first)
-    return _result(fresh)
+    changed: frozenset[str] = frozenset()
+    if any(game.ruleset.cards[cid].parameters for cid in removed):
+        if _meal_state(fresh) != plan.pristine:
+            return plan.rescore(fresh, source, 0, None)  # other meals: nothing recorded applies
+        changed = frozenset(changed_parameters(game.params, fresh.params))
+    return plan.rescore(fresh, source, plan.first_point(removed, changed, 0), _Changes(removed, changed, 0))
 
 
-def game_without(game: Game, removed: Collection[str], pristine: _MealState | None = None) -> Game:
+def score_without_meals(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:
+    """Score ``game`` (as read, scored already or not) as if no meal had been served for the
+    challenge cards ``card_ids``: the cards stay in play, every other meal is kept as it is.
+
+    The answer is the record with those cards' challenge meals taken out, read and scored;
+    ``game`` itself is not changed. Raises ValueError when an id is not one of the game's
+    challenge cards; EvaluationError as scoring the record would.
+    """
+    unserved = frozenset(card_ids)
+    unknown = unserved - {c.id for cards in game.challenges.values() for c in cards}
+    if unknown:
+        raise ValueError(f"not a challenge card of this game: {', '.join(sorted(unknown))}")
+    plan = _plan(game, source)
+    fresh = game_without(game, (), plan.pristine, unserved)
+    return plan.rescore(fresh, source, plan.first_point(frozenset(), frozenset(), MEALS_BIT), _Changes.meals())
+
+
+def game_without(
+    game: Game, removed: Collection[str], pristine: _MealState | None = None, unserved: Collection[str] = ()
+) -> Game:
     """A new unscored game: ``game``'s players and meals without the cards ``removed``, each meal
-    judged again under the rules in force without them (dropped if no longer legal).
+    judged again under the rules in force without them (dropped if no longer legal), and
+    without the challenge meals served for the cards ``unserved``.
 
     ``pristine``: the meals of ``game`` as read (:func:`_meal_state`), whose course
     qualities are taken as they are when the removal changes no parameter.
     """
     rs = game.ruleset
-    table = tuple(c for c in game.table_cards if c.id not in removed)
-    fresh = Game(rs, (), table_parameters(rs, table), {})
+    # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
+    same_rules = not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
+    table = tuple(c for c in game.table_cards if c.id not in removed) if removed else game.table_cards
+    fresh = Game(rs, (), game.params if same_rules else table_parameters(rs, table), {})
     fresh.table_cards = table
     fresh.challenges = game.challenges
     fresh.players = tuple(_player_copy(p, removed) for p in game.players)
     fresh.rivals = tuple(_rival_copy(p) for p in game.rivals)
-    params = {p.index: held_parameters(fresh.params, p.owned) for p in fresh.players}
-    # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
-    same_rules = not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
-    for player, old in zip(fresh.players, game.players, strict=True):
-        own = params[player.index]
-        known = same_rules or all(unknown_token(k, own) is None for k in old.tokens)
-        player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
-        if same_rules and pristine is not None:
-            qualities = pristine[0][player.index][1]
-            player.serve(
-                {
-                    c.type: Course(c.type, c.value, c.spices, c.token, q)
-                    for c, (_, q) in zip(old.courses.values(), qualities, strict=True)
-                }
-            )
-        else:
-            player.serve(_courses(old.courses.values(), own, rs.ingredient_types, same_rules))
+    players = fresh.players
+    own = {p.index: held_parameters(fresh.params, p.owned) for p in players} if not same_rules else {}
+    if same_rules and pristine is not None:
+        for player, old, (_, qualities) in zip(players, game.players, pristine[0], strict=True):
+            player.tokens = old.tokens
+            player.courses = {
+                c.type: Course(c.type, c.value, c.spices, c.token, q)
+                for c, (_, q) in zip(old.courses.values(), qualities, strict=True)
+            }
+            player.served = old.served  # the same courses, in the same order
+    else:
+        for player, old in zip(players, game.players, strict=True):
+            _judge_courses(player, old, own.get(player.index, fresh.params), rs.ingredient_types, same_rules)
     for rnd, meals in game.meals.items():
+        kept = tuple(m for m in meals if m.card.id not in unserved) if unserved else meals
         if same_rules:
             fresh.meals[rnd] = tuple(
-                Meal(m.round, m.card, fresh.players[m.player.index], m.ingredients, m.tokens, m.quality) for m in meals
+                Meal(m.round, m.card, players[m.player.index], m.ingredients, m.tokens, m.quality) for m in kept
             )
         else:
-            fresh.meals[rnd] = _meals(meals, fresh, params)
+            fresh.meals[rnd] = _meals(kept, fresh, own)
     return fresh
+
+
+def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tuple[str, ...], legal: bool) -> None:
+    """``old``'s kept tokens and critic courses for ``player``, judged again under the rules
+    ``own`` (``legal``: they are all legal still)."""
+    known = legal or all(unknown_token(k, own) is None for k in old.tokens)
+    player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
+    player.serve(_courses(old.courses.values(), own, types, legal))
 
 
 def _player_copy(old: Player, removed: Collection[str]) -> Player:
     player = Player(old.name, old.index)
-    player.owned = tuple(c for c in old.owned if c.id not in removed)
+    player.owned = tuple(c for c in old.owned if c.id not in removed) if removed else old.owned
     player.counters = old.counters  # what the record says: scoring never changes it
     return player
 
@@ -168,20 +213,26 @@ def _meals(meals: tuple[Meal, ...], game: Game, params: dict[int, dict[str, obje
     return tuple(out)
 
 
-def _result(game: Game) -> Result:
-    standings, decided = rank(game)
-    return Result(game, standings, decided, notes_of(game))
+class _Changes:
+    """What a rescoring changes of the game with every card: the cards removed, the rule
+    parameters whose values differ, and what of the state differs from the start (bits)."""
 
+    def __init__(self, removed: frozenset[str], params: frozenset[str], differs: int) -> None:
+        self.removed = removed
+        self.params = params
+        self.differs = differs
 
-class _Enough(Exception):
-    """The run that makes the checkpoints has made the last one."""
+    @staticmethod
+    def meals() -> _Changes:
+        return _Changes(frozenset(), frozenset(), MEALS_BIT)
 
 
 TIMING_POINT = {"before": 0, "replace": 1, "after": 2}  # each timing's hook point within its stage
 
 
 class _Plan:
-    """One game's run with every card, and its checkpoints: where a removal can start from.
+    """One game's run with every card: its checkpoints, where a removal can start from, and what
+    each hook point did, to replay it; and what each hook point's programs read and write.
 
     Places are hook points, numbered as :func:`~critter_kitchen.stages.runner.run_stages`
     numbers them.
@@ -190,88 +241,377 @@ class _Plan:
     def __init__(self, game: Game, source: str) -> None:
         stages = game.ruleset.stages
         self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
-        self.declared_by = {stage.name: stage.card for stage in stages}
+        self.stage_names = [stage.name for stage in stages]
+        self.declared_by = [stage.card for stage in stages]
         self.end = len(stages) * POINTS
-        self.readers = self._readers(game)
-        self.first_seeing = min((point for point, sees, _ in self.readers if sees), default=self.end)
-        self.firsts = {card.id: self._first_for(card) for card in removable_cards(game)}
-        wanted = {self._first_alone(game, card) for card in removable_cards(game)} - {0}
+        self._footprints(game)
         self.checkpoints: dict[int, Checkpoint] = {}
-        self.pristine: _MealState | None = None
-        if not wanted:
-            return
-        whole = game_without(game, ())
-        self.pristine = _meal_state(whole)
-
-        last = max(wanted)
-
-        def pause(running: Game, point: int) -> None:
-            if point in wanted:
-                self.checkpoints[point] = running.checkpoint()
-            if point >= last:
-                raise _Enough  # what runs after the last checkpoint is never reused
-
+        self.spans: list[tuple[int, int, int, int, int, int] | None] = [None] * self.end
+        self.qualities: dict[int, _Qualities] = {}
+        self.awards: list[Award] = []
+        self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
+        self.decided = ""
+        # a game no effect has run on holds its courses as read: they need no judging again
+        whole = game_without(game, (), _meal_state(game) if game.steps == 0 else None)
+        self.pristine: _MealState = _meal_state(whole)
+        self.names = {p.name for p in whole.players}
+        wanted = {self._first_alone(game, card) for card in removable_cards(game)}
+        wanted |= {self.first_point(frozenset(), frozenset(), MEALS_BIT)} if game.challenges else set()
+        recorder = _Recorder(self, wanted - {0})
+        self.tables = hook_tables(whole)
         try:
-            run_stages(whole, source, 0, pause)
-        except _Enough:
-            pass
+            run_stages(whole, source, 0, recorder.pause, self.tables)
+            recorder.finish(whole)
+            standings, self.decided = rank(whole)
         except (InputError, EvaluationError):
-            self.checkpoints = {}  # the whole game cannot be scored: every removal starts afresh
+            # the whole game cannot be scored: every removal starts afresh, nothing is replayed
+            self.checkpoints, self.spans, self.qualities = {}, [None] * self.end, {}
+            return
+        self.awards = whole.awards
+        self.order = [s.player.index for s in standings]
 
-    def first_point(self, game: Game, fresh: Game, removed: Collection[str]) -> int:
-        """The hook point to start ``fresh`` (``game`` without ``removed``) from: 0, or one with a checkpoint.
+    def rescore(self, fresh: Game, source: str, first: int, changes: _Changes | None) -> Result:
+        """Score ``fresh`` from hook point ``first`` on (its checkpoint, or 0), replaying what
+        ``changes`` leave as it was (``changes`` None: run everything)."""
+        start = max((p for p in self.checkpoints if p <= first), default=0)
+        if start:
+            fresh.resume(self.checkpoints[start])
+        if changes is None or self.order is None or len(self.names) != len(fresh.players):
+            run_stages(fresh, source, start)
+            return _ranked(fresh)
+        replay = _Replay(self, fresh, changes, start)
+        run_stages(fresh, source, start, replay.pause, self.tables_for(fresh, changes.removed))
+        replay.settle(self.end)
+        if self.ranks_alike(replay.differs, changes):
+            return self._ranked_as_before(fresh)
+        return _ranked(fresh)
 
-        When the removal changes rule parameters, the meals judged again must come out as
-        they were, and the points reading a changed parameter run again. A checkpoint at an
-        earlier point than the first that can change serves as well: the points between run again.
-        """
-        if not self.checkpoints:
-            return 0
-        first = min((self.firsts[cid] for cid in removed), default=self.end)
-        if any(game.ruleset.cards[cid].parameters for cid in removed):
-            if _meal_state(fresh) != self.pristine:
-                return 0
-            first = min(first, self._first_reading(changed_parameters(game.params, fresh.params)))
-        return max((p for p in self.checkpoints if p <= first), default=0)
+    def ranks_alike(self, differs: int, changes: _Changes) -> bool:
+        """Whether the tie-breaks give every player what they gave in the run with every card."""
+        return not (
+            differs & self.rank_reads or (changes.removed and self.rank_sees) or changes.params & self.rank_params
+        )
+
+    def tables_for(self, fresh: Game, removed: frozenset[str]) -> HookTables:
+        """``fresh``'s hook tables: the run's with every card, without the cards ``removed``,
+        each held card's owner the player of ``fresh``."""
+        hooks, holders = self.tables
+        players = {p.index: p for p in fresh.players}
+        fresh_hooks = {
+            key: [(c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed]
+            for key, entries in hooks.items()
+        }
+        fresh_holders = {
+            card_id: [(c, None if o is None else players[o.index]) for c, o in entries]
+            for card_id, entries in holders.items()
+            if card_id not in removed
+        }
+        return fresh_hooks, fresh_holders
+
+    def first_point(self, removed: frozenset[str], changed: frozenset[str], differs: int) -> int:
+        """The first hook point whose outcome can depend on the removal: where it must start."""
+        points = self.forced(removed, changed) | self._depending(differs)
+        return (points & -points).bit_length() - 1 if points else self.end
+
+    def forced(self, removed: frozenset[str], changed: frozenset[str]) -> int:
+        """The hook points (bits) that must run when ``removed`` are removed, changing the
+        parameters ``changed``, whatever else differs: where the cards have effects or
+        stages, where code asks which cards are in play, where it reads those parameters."""
+        points = self.seeing if removed else 0
+        for card_id in removed:
+            points |= self.card_points.get(card_id, 0)
+        for name in changed:
+            points |= self.param_points.get(name, 0)
+        return points
+
+    def _depending(self, differs: int) -> int:
+        """The hook points (bits) that cannot be replayed when what ``differs`` differs: their
+        code reads it, or changes course qualities that differ already."""
+        points = self.quality_writing if differs & QUALITY_BIT else 0
+        for bit, reading in self.reading.items():
+            if differs & bit:
+                points |= reading
+        return points
 
     def _first_alone(self, game: Game, card: Card) -> int:
         """Where removing ``card`` alone starts, if the meals stay as they are: a checkpoint to make."""
-        first = self.firsts[card.id]
+        changed: frozenset[str] = frozenset()
         if card.parameters and card in game.table_cards:
             rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
-            first = min(first, self._first_reading(changed_parameters(game.params, rest)))
-        return first
-
-    def _first_reading(self, changed: set[str]) -> int:
-        return min((point for point, _, reads in self.readers if reads & changed), default=self.end)
+            changed = frozenset(changed_parameters(game.params, rest))
+        return self.first_point(frozenset((card.id,)), changed, 0)
 
     def _point(self, stage: str, timing: str) -> int:
         index = self.stage_index.get(stage)
         return self.end if index is None else index * POINTS + TIMING_POINT[timing]
 
-    def _first_for(self, card: Card) -> int:
-        """The first hook point whose outcome may depend on ``card``, its parameters aside."""
-        first = self.first_seeing
-        for effect in card.effects:
-            first = min(first, self._point(effect.stage, effect.timing))
-        for name, i in self.stage_index.items():
-            if self.declared_by[name] == card.id:  # a stage of its own: without it, no such stage
-                first = min(first, i * POINTS)
-        return first
-
-    def _readers(self, game: Game) -> list[tuple[int, bool, frozenset[str]]]:
-        """Each program that may run: its hook point, whether it asks which cards are in play,
-        and the rule parameters it reads."""
-        found = []
+    def _footprints(self, game: Game) -> None:
+        """For each hook point: what its programs (of the cards in play in ``game``) read and
+        write; and as bits of hook points: where each card has effects or stages, where code
+        asks which cards are in play, reads each parameter, reads each part of the state,
+        changes course qualities. And what the tie-breaks read."""
+        self.reads = [0] * self.end
+        self.writes = [0] * self.end
+        self.card_points: dict[str, int] = {}
+        self.seeing = 0
+        self.param_points: dict[str, int] = {}
+        self.quality_cards: dict[str, int] = {}  # card id -> the points where its effects change qualities
         for i, stage in enumerate(game.ruleset.stages):
-            if stage.code is not None:
-                found.append((i * POINTS + TIMING_POINT["replace"], stage.code.sees_cards, stage.code.params_read))
+            self._add(i * POINTS + TIMING_POINT["replace"], stage.code)
+            self._mark(stage.card, 0b111 << (i * POINTS))  # without its card, no such stage
         for card, _ in game.cards_in_play():
             for effect in card.effects:
-                if effect.code is not None:
-                    point = self._point(effect.stage, effect.timing)
-                    found.append((point, effect.code.sees_cards, effect.code.params_read))
-        return found
+                point = self._point(effect.stage, effect.timing)
+                if point < self.end:
+                    self._mark(card.id, 1 << point)
+                    self._add(point, effect.code)
+                    if effect.code is not None and QUALITY in effect.code.state_written:
+                        self.quality_cards[card.id] = self.quality_cards.get(card.id, 0) | 1 << point
+        self.reading = {bit: 0 for bit in STATE_BITS.values()}
+        self.quality_writing = 0
+        for point in range(self.end):
+            for bit in self.reading:
+                if self.reads[point] & bit:
+                    self.reading[bit] |= 1 << point
+            if self.writes[point] & QUALITY_BIT:
+                self.quality_writing |= 1 << point
+        codes = [tb.code for tb in game.ruleset.tiebreaks if tb.code is not None]
+        self.rank_sees = any(code.sees_cards for code in codes)
+        self.rank_params = frozenset(p for code in codes for p in code.params_read)
+        self.rank_reads = _bits(s for code in codes for s in code.state_read)
+
+    def declared(self, removed: frozenset[str]) -> int:
+        """The hook points (bits) of the stages the cards ``removed`` declare."""
+        points = 0
+        for i, card_id in enumerate(self.declared_by):
+            if card_id in removed:
+                points |= 0b111 << (i * POINTS)
+        return points
+
+    def _mark(self, card_id: str, points: int) -> None:
+        self.card_points[card_id] = self.card_points.get(card_id, 0) | points
+
+    def _add(self, point: int, code: Compiled | None) -> None:
+        if code is None:
+            return
+        if code.sees_cards:
+            self.seeing |= 1 << point
+        for name in code.params_read:
+            self.param_points[name] = self.param_points.get(name, 0) | 1 << point
+        self.reads[point] |= _bits(code.state_read)
+        self.writes[point] |= _bits(code.state_written)
+
+    def _ranked_as_before(self, fresh: Game) -> Result:
+        """The result of ``fresh`` when nothing the ranking reads differs from the run with every
+        card: its players in that run's order."""
+        assert self.order is not None
+        everyone = {p.index: p for p in (*fresh.players, *fresh.rivals)}
+        order = [everyone[i] for i in self.order]
+        standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
+        return Result(fresh, standings, self.decided, notes_of(fresh))
+
+
+def _bits(names: Iterable[str]) -> int:
+    bits = 0
+    for name in names:
+        bits |= STATE_BITS[name]
+    return bits
+
+
+class _Recorder:
+    """Records the run with every card as it goes: checkpoints, and what each hook point did."""
+
+    def __init__(self, plan: _Plan, wanted: set[int]) -> None:
+        self.plan = plan
+        self.wanted = wanted
+        self.last = -1
+        self.mark = (0, 0, 0)  # awards, steps and award groups as the last point began
+
+    def pause(self, game: Game, point: int) -> bool:
+        self._close(game)
+        self.last, self.mark = point, (len(game.awards), game.steps, game._groups)
+        if point in self.wanted:
+            self.plan.checkpoints[point] = game.checkpoint()
+        return False  # every point runs
+
+    def finish(self, game: Game) -> None:
+        self._close(game)
+        if self.plan.end in self.wanted:  # a removal that changes nothing: it starts at the end
+            self.plan.checkpoints[self.plan.end] = game.checkpoint()
+
+    def _close(self, game: Game) -> None:
+        """What the last point did, now that it has ended."""
+        last, plan = self.last, self.plan
+        if last < 0:
+            return
+        awards, steps, groups = self.mark
+        plan.spans[last] = (awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
+        if plan.writes[last] & QUALITY_BIT:
+            plan.qualities[last] = _qualities(game)
+
+
+class _Replay:
+    """One rescoring's choice at each hook point: run it, or give again what it did in the run
+    with every card; and what differs from that run so far."""
+
+    def __init__(self, plan: _Plan, fresh: Game, changes: _Changes, start: int) -> None:
+        self.plan = plan
+        self.fresh = fresh
+        self.differs = changes.differs
+        self.forced = plan.forced(changes.removed, changes.params)
+        self.removed = changes.removed
+        # the points where only the removed cards' own effects differ: the others' are replayed
+        self.apart = plan.forced(changes.removed, frozenset()) & ~plan.forced(frozenset(), changes.params)
+        if changes.removed:
+            self.apart &= ~plan.seeing & ~plan.declared(changes.removed)
+        for card_id in changes.removed:
+            self.apart &= ~plan.quality_cards.get(card_id, 0)
+        self.last = start - 1  # the last point this run reached
+        self.ran = -1  # the point that ran, if the last one did
+        self.ran_awards = 0  # the awards before it
+        self.players = {p.name: p for p in fresh.players}
+
+    def pause(self, game: Game, point: int) -> bool:
+        self.settle(point)
+        plan, differs = self.plan, self.differs
+        span = plan.spans[point]
+        if (
+            span is None
+            or plan.reads[point] & differs
+            or plan.writes[point] & differs & QUALITY_BIT  # qualities that differ, changed again
+            or self._over(span)
+        ):
+            return self._run(point)
+        if self.forced >> point & 1:
+            if not self.apart >> point & 1 or point % POINTS == TIMING_POINT["replace"]:
+                return self._run(point)
+            used = self._probe(point, span)
+            if self.fresh.steps + span[2] - used > STEP_BUDGET:
+                return self._run(point)
+            self._replay_apart(point, span, used)
+            return True
+        self._replay(point, span)
+        return True
+
+    def _run(self, point: int) -> bool:
+        self.ran, self.ran_awards = point, len(self.fresh.awards)
+        return False
+
+    def _probe(self, point: int, span: tuple[int, int, int, int, int, int]) -> int:
+        """The work the removed cards' effects at ``point`` took in the run with every card: they
+        run once more, on this game as the point begins (what they read is as it was then), and
+        what they did is taken back."""
+        plan, fresh = self.plan, self.fresh
+        stage = plan.stage_names[point // POINTS]
+        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
+        players = {p.index: p for p in fresh.players}
+        effects = [
+            (c, None if o is None else players[o.index], code)
+            for c, o, code in plan.tables[0].get((stage, timing), ())
+            if c.id in self.removed
+        ]
+        awards, steps, groups = fresh.awards, fresh.steps, fresh._groups
+        # from the work and awards the run with every card had as the point began: never over
+        # a limit where that run was not
+        fresh.awards, fresh.steps = [], span[5]
+        run_effects(fresh, stage, effects)
+        used = fresh.steps - span[5]
+        fresh.awards, fresh.steps, fresh._groups, fresh.unsettled, fresh.changes = awards, steps, groups, [], []
+        return used
+
+    def _replay_apart(self, point: int, span: tuple[int, int, int, int, int, int], used: int) -> None:
+        """Replay ``point`` without what the removed cards' effects did at it (work ``used``): the
+        other effects read what they read in the run with every card, and ran in the same order."""
+        first, last, steps, _, _, _ = span
+        plan, fresh, players, removed = self.plan, self.fresh, self.players, self.removed
+        renumbered: dict[int, int] = {}  # each remaining award statement's group, numbered on from this game's
+        awards = fresh.awards
+        for award in plan.awards[first:last]:
+            if award.card in removed:
+                self.differs |= STARS_BIT
+                continue
+            group = renumbered.setdefault(award.group, fresh._groups + len(renumbered) + 1)
+            if group != award.group:
+                award = _regrouped(award, group)
+            awards.append(award)
+            player = players[award.player]
+            player.stars += award.stars
+            player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
+        fresh.steps += steps - used
+        fresh._groups += len(renumbered)
+        if plan.writes[point] & QUALITY_BIT:
+            _set_qualities(fresh, plan.qualities[point])
+
+    def settle(self, point: int) -> None:
+        """Account for the points between the last one and ``point``: what the last one changed if
+        it ran, and the writes of the points of the run with every card that this run skipped
+        (the stages of a removed card)."""
+        plan = self.plan
+        if self.ran >= 0:
+            self._compare(self.ran)
+            self.ran = -1
+        for skipped in range(self.last + 1, point):
+            if plan.spans[skipped] is not None:
+                self.differs |= plan.writes[skipped]
+        self.last = point
+
+    def _compare(self, point: int) -> None:
+        """What differs after point ``point`` ran: its awards' stars, the course qualities."""
+        plan, fresh = self.plan, self.fresh
+        span = plan.spans[point]
+        assert span is not None
+        if not self.differs & STARS_BIT:
+            before = [(a.player, a.stage, a.stars) for a in plan.awards[span[0] : span[1]]]
+            if before != [(a.player, a.stage, a.stars) for a in fresh.awards[self.ran_awards :]]:
+                self.differs |= STARS_BIT
+        if plan.writes[point] & QUALITY_BIT and not self.differs & QUALITY_BIT:
+            if _qualities(fresh) != plan.qualities[point]:
+                self.differs |= QUALITY_BIT
+
+    def _over(self, span: tuple[int, int, int, int, int, int]) -> bool:
+        """Whether replaying would take the game past its work or award budget: then it runs, and says so."""
+        fresh = self.fresh
+        return fresh.steps + span[2] > STEP_BUDGET or len(fresh.awards) + span[1] - span[0] > MAX_AWARDS
+
+    def _replay(self, point: int, span: tuple[int, int, int, int, int, int]) -> None:
+        """Give the game what point ``point`` gave the run with every card: its awards (their
+        groups numbered on from this game's), their stars, its work, its course qualities."""
+        first, last, steps, groups, made, _ = span
+        plan, fresh, players = self.plan, self.fresh, self.players
+        shift = fresh._groups - groups
+        awards = fresh.awards
+        for award in plan.awards[first:last]:
+            if shift:
+                award = _regrouped(award, award.group + shift)
+            awards.append(award)
+            player = players[award.player]
+            player.stars += award.stars
+            player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
+        fresh.steps += steps
+        fresh._groups += made
+        if plan.writes[point] & QUALITY_BIT:
+            _set_qualities(fresh, plan.qualities[point])
+        if point % POINTS == TIMING_POINT["replace"]:
+            fresh.stages_run.append(plan.stage_names[point // POINTS])
+
+
+def _regrouped(a: Award, group: int) -> Award:
+    return Award(a.player, a.stage, a.stars, a.card, a.reason, a.value, group, a.tied)
+
+
+def _qualities(game: Game) -> _Qualities:
+    return tuple(tuple(c.quality for c in p.courses.values()) for p in game.players)
+
+
+def _set_qualities(game: Game, qualities: _Qualities) -> None:
+    for player, values in zip(game.players, qualities, strict=True):
+        for course, quality in zip(player.courses.values(), values, strict=True):
+            course.quality = quality
+
+
+def _ranked(game: Game) -> Result:
+    standings, decided = rank(game)
+    return Result(game, standings, decided, notes_of(game))
 
 
 def _meal_state(game: Game) -> _MealState:

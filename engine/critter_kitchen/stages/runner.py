@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from ..model.game import Award, Game, Player
     from ..model.ruleset import Card, Stage
 
+    Hooks = dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]
+    Holders = dict[str, list[tuple[Card, Player | None]]]
+    HookTables = tuple[Hooks, Holders]
+
 
 class Standing(Value):
     """One player's place in the final order."""
@@ -64,7 +68,13 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
 POINTS: Final = 3  # hook points of a stage: before (0), its body or the card replacing it (1), after (2)
 
 
-def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Game, int], None] | None = None) -> None:
+def run_stages(
+    game: Game,
+    source: str = "",
+    start: int = 0,
+    pause: Callable[[Game, int], bool] | None = None,
+    tables: HookTables | None = None,
+) -> None:
     """Run every stage of the ruleset on ``game``, recording awards and changing qualities.
 
     Each stage has three hook points: its ``before`` effects, its body (or the card that
@@ -75,10 +85,12 @@ def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Ga
     Hook points are numbered through the game: ``POINTS * i + k`` is point k of
     ``ruleset.stages[i]``. ``start``: the point to begin at, the game holding the state the
     points before it left (see stages/rescore.py); ``pause(game, n)`` is called as point n
-    is about to run, for every point of a stage in this game.
+    is about to run, for every point of a stage in this game. When it returns True, point n
+    is not run: ``pause`` has done to the game what the point does (rescoring replays a
+    point whose outcome it knows), the stage's name in ``stages_run`` included. ``tables``:
+    the game's :func:`hook_tables`, when the caller has them.
     """
-    hooks = _hooks(game)
-    holders = _holders(game)
+    hooks, holders = tables if tables is not None else hook_tables(game)
     stages = game.ruleset.stages
     for index in range(start // POINTS, len(stages)):
         stage = stages[index]
@@ -87,23 +99,25 @@ def run_stages(game: Game, source: str = "", start: int = 0, pause: Callable[[Ga
             continue  # the card that declares the stage is not in play: no such stage in this game
         point = index * POINTS
         skip = start - point  # the points of this stage already run
-        if skip <= 0:
-            if pause is not None:
-                pause(game, point)
+        if skip <= 0 and (pause is None or not pause(game, point)):
             for card, owner, code in hooks.get((stage.name, "before"), ()):
                 _run(code, game, card, stage.name, owner)
             _end_hook_point(game, source)
-        if skip <= 1:
-            if pause is not None:
-                pause(game, point + 1)
+        if skip <= 1 and (pause is None or not pause(game, point + 1)):
             _run_body(game, source, stage, declared, hooks.get((stage.name, "replace"), []))
             game.stages_run.append(stage.name)
             _end_hook_point(game, source)
-        if pause is not None:
-            pause(game, point + 2)
-        for card, owner, code in hooks.get((stage.name, "after"), ()):
-            _run(code, game, card, stage.name, owner)
-        _end_hook_point(game, source)
+        if pause is None or not pause(game, point + 2):
+            for card, owner, code in hooks.get((stage.name, "after"), ()):
+                _run(code, game, card, stage.name, owner)
+            _end_hook_point(game, source)
+
+
+def run_effects(game: Game, stage: str, effects: list[tuple[Card, Player | None, Compiled | None]]) -> None:
+    """Run ``effects`` of a hook point of ``stage`` as :func:`run_stages` runs them, without ending
+    the hook point (rescoring learns the work a card's effects take, see stages/rescore.py)."""
+    for card, owner, code in effects:
+        _run(code, game, card, stage, owner)
 
 
 def _run_body(
@@ -125,6 +139,11 @@ def _run_body(
     else:
         for card, owner in declared:  # a held card's stage runs once for each player holding it
             _run(stage.code, game, card, stage.name, owner)
+
+
+def hook_tables(game: Game) -> HookTables:
+    """What :func:`run_stages` runs for ``game``: the effects by (stage, timing), the holders by card id."""
+    return _hooks(game), _holders(game)
 
 
 def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
