@@ -173,12 +173,12 @@ def bench_fast(
 
     rng = random.Random(29)
     at = [random_cards(rng, ruleset) for _ in range(tables)]
-    others = [lab_table(rng, ruleset) for _ in range(tables)]
+    others = [lab_table(random.Random(31 + t), ruleset) for t in range(tables)]  # the pantries stay those of before
     asked = []
     for i in range(pantries):
         pantry = random_pantry(rng, ruleset, sizes[i % len(sizes)], at[i % tables])
         if lab:
-            pantry = at_lab_table(rng, pantry, others[i % tables])
+            pantry = at_lab_table(random.Random(i), pantry, others[i % tables])
         asked.append((pantry, question({k: v for k, v in pantry.items() if not k.startswith("_")}, ruleset)))
     apart = [not context(one).separable for _, one in asked]
     exact_times, exact_stars = [], []
