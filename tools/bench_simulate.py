@@ -5,6 +5,8 @@
 Prints, in one run (the machine is shared: compare figures within a run):
 - games/s on one core, 5-player base games with the per-card paired rescoring, and the share
   of that time the planner takes (goal: 300 games/s);
+- the CPU time of each part of a game (planner decisions, scoring, each rescoring), unprofiled,
+  and what 300 games/s would leave each of them;
 - 2 worker processes over 1, and a Dask LocalCluster of 2 processes over 1 (goal: 1.8x);
 - the time 100,000 games would take at the all-cores rate measured;
 - peak memory of one worker process running N and 4N games (goal: flat).
@@ -60,6 +62,62 @@ def shares(spec: Spec) -> tuple[dict[str, float], dict[str, int], float]:
     return found, calls, total
 
 
+CPU_PARTS = {  # what the CPU time of an unprofiled run is counted in: (module, function name)
+    "challenge-round decision": ("critter_kitchen.simulate.game", "plan_challenge_round"),
+    "critic meal": ("critter_kitchen.simulate.game", "plan_critic_meal"),
+    "scoring a game and every rescoring": ("critter_kitchen.simulate.run", "tally_game"),
+    "  one rescoring without a card": ("critter_kitchen.simulate.paired", "rescored_without"),
+}
+
+
+def cpu_costs(spec: Spec) -> tuple[dict[str, tuple[int, float]], float]:
+    """Calls and CPU seconds of each part of :data:`CPU_PARTS` in one unprofiled in-process run, and
+    the run's CPU seconds (the machine's load slows wall time far more than CPU time)."""
+    import importlib
+
+    found: dict[str, list[float]] = {label: [0, 0.0] for label in CPU_PARTS}
+    saved = []
+    for label, (module_name, name) in CPU_PARTS.items():
+        module = importlib.import_module(module_name)
+        plain = getattr(module, name)
+
+        def timed_call(*args: object, _plain: object = plain, _label: str = label) -> object:
+            started = time.process_time()
+            try:
+                return _plain(*args)  # type: ignore[operator]
+            finally:
+                found[_label][0] += 1
+                found[_label][1] += time.process_time() - started
+
+        saved.append((module, name, plain))
+        setattr(module, name, timed_call)
+    started = time.process_time()
+    try:
+        run(spec)
+    finally:
+        for module, name, plain in saved:
+            setattr(module, name, plain)
+    return {label: (int(n), t) for label, (n, t) in found.items()}, time.process_time() - started
+
+
+def print_arithmetic(costs: dict[str, tuple[int, float]], total: float, games: int) -> None:
+    """Where a game's CPU time goes, and what 300 games/s on one core would need of each part."""
+    print(f"CPU time a game: {total / games * 1e3:.1f} ms (unprofiled, one process)")
+    for label, (calls, seconds) in costs.items():
+        each = seconds / calls * 1e3 if calls else 0.0
+        print(f"    {label}: {calls / games:.1f} a game, {each:.3f} ms each, {seconds / games * 1e3:.1f} ms a game")
+    budget = 1000 / 300
+    scoring = costs["scoring a game and every rescoring"][1] / games * 1e3
+    decisions = sum(costs[k][0] for k in ("challenge-round decision", "critic meal")) / games
+    rescorings = costs["  one rescoring without a card"][0] / games
+    print(
+        f"  300 games/s on one core is {budget:.2f} ms a game: with scoring as measured ({scoring:.1f} ms a game), "
+        f"at most {1000 / scoring if scoring else float('inf'):.0f} games/s even with a free planner; with a free "
+        f"planner, each of the {rescorings:.0f} rescorings would need <= {budget / max(rescorings, 1):.3f} ms, and "
+        f"with free scoring each of the {decisions:.0f} planner decisions <= {budget / max(decisions, 1):.3f} ms"
+    )
+
+
 def planner_share(spec: Spec) -> float:
     found, _, _ = shares(spec)
     return found["the planner, challenge rounds"] + found["the planner, critic meals"]
@@ -93,6 +151,8 @@ def main() -> None:
         f"one core, planner effort {args.effort}: {args.games} games of {args.players} players with every per-card "
         f"rescoring in {one:.2f} s = {rate:.1f} games/s (goal 300)"
     )
+    costs, cpu = cpu_costs(spec)
+    print_arithmetic(costs, cpu, args.games)
     found, calls, profiled = shares(spec)
     planned = found["the planner, challenge rounds"] + found["the planner, critic meals"]
     print(f"  the planner's share of that time: {planned:.0%}")

@@ -461,7 +461,7 @@ def _no_more(use: tuple[int, ...], than: tuple[int, ...]) -> bool:
     return all(a <= b for a, b in zip(use, than, strict=True))
 
 
-FAST_LIMIT = 300  # complete meals scored by the fast effort
+FAST_LIMIT = 60  # complete meals scored by the fast effort (see critic_quick)
 
 
 def plan_critic(
@@ -469,7 +469,8 @@ def plan_critic(
 ) -> CriticPlan:
     """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
     is False when ``limit`` meals were scored before the search ended. ``effort="fast"`` scores
-    at most ``FAST_LIMIT`` meals (the first ones: a course of each type before fewer courses).
+    at most ``FAST_LIMIT`` meals (a greedy meal, then better ones a course at a time; see
+    :mod:`.critic_quick`) and never claims its meal best.
     ``room``: the meal may hold at most that many ingredients and spices (tokens aside)."""
     if effort not in ("exact", "fast"):
         from ..errors import CritterError
@@ -478,8 +479,9 @@ def plan_critic(
     if effort == "exact":
         search: _CriticSearch = _ExactCriticSearch(question, limit)
     else:
-        search = _CriticSearch(question, min(limit, FAST_LIMIT))
-        search.best_first = True
+        from .critic_quick import QuickCriticSearch
+
+        search = QuickCriticSearch(question, min(limit, FAST_LIMIT))
     return _finish(search, room)
 
 

@@ -468,8 +468,17 @@ FAST_MEALS_PER_CARD = 150  # meals checked per card by the fast effort
 
 def plan_round_quick(question: Question) -> Plan:
     """A good plan quickly, for simulations: each card's first meals only (the smallest first),
-    combined as the exact search does (with the stars it proves, unchecked by a last scoring).
-    ``optimal`` only when no card had more meals than that."""
-    search = FastSearch(question, FAST_MEALS_PER_CARD, per_card=FAST_MEALS_PER_CARD)
-    (stars, *_), chosen = search.run()
-    return _plan(search, chosen, stars)
+    combined as the exact search does (with the stars it proves, unchecked by a last scoring)
+    where stars add up, and at a bounded number of stage runs where they do not
+    (:mod:`.quick`). ``optimal`` only when no card had more meals than that and, where stars
+    do not add up, every combination of them was scored."""
+    from .quick import BoundedSearch
+
+    search = BoundedSearch(question, FAST_MEALS_PER_CARD)
+    if search.separable:
+        (stars, *_), chosen = search.run()
+        return _plan(search, chosen, stars)
+    (stars, *_), chosen = search.run_bounded()
+    plan = _plan(search, chosen, stars)
+    plan.optimal = plan.optimal and not search.bounded
+    return plan
