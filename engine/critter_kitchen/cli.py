@@ -610,6 +610,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _tell(printable(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"))
         return EXIT_INVALID
 
+
 # simulate
 
 
