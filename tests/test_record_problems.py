@@ -148,6 +148,23 @@ def test_a_key_problem_points_at_the_key(capsys):
     assert err == "game.yaml:8:1: critc_meals: unknown key 'critc_meals'; did you mean 'critic_meals'?\n"
 
 
+@pytest.mark.parametrize(
+    ("key", "path"),
+    [("' '", "[' ']"), ("''", "['']"), ("' name'", "[' name']")],
+)
+def test_a_key_of_no_name_or_with_spaces_at_its_ends_is_shown_in_brackets(capsys, key, path):
+    Path("game.yaml").write_text(TABLE + f"{key}: 1\n", "utf-8")
+    _, _, err = run(capsys, "score", "game.yaml")
+    shown = key.strip("'")
+    assert err == f"game.yaml:8:1: {path}: unknown key '{shown}'\n"
+
+
+def test_a_nested_key_with_spaces_at_its_ends_is_shown_in_brackets(capsys):
+    Path("game.yaml").write_text(TABLE.replace("  - name: Ben\n", "  - name: Ben\n    ' kept': []\n"), "utf-8")
+    _, _, err = run(capsys, "score", "game.yaml")
+    assert err == "game.yaml:4:5: players[1][' kept']: unknown key ' kept'; did you mean 'kept'?\n"
+
+
 # every problem in one pass
 
 ONE_PASS = """\

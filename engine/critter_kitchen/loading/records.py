@@ -61,7 +61,7 @@ class _Where:
         parts: list[str | int] = []
         node: _Where | None = self
         while node is not None:
-            if node.part != "":  # the whole record's part
+            if node.part != "" or node.parent is not None:  # the whole record has no part
                 parts.append(node.part)
             node = node.parent
         return tuple(reversed(parts))
@@ -73,10 +73,14 @@ class _Where:
             parts.append(node.part)
             node = node.parent
         text = ""
-        for part in reversed(parts):
+        for i, part in enumerate(reversed(parts)):
             if isinstance(part, int):
                 text += f"[{part}]"
-            elif part != "":
+            elif part == "" and i == 0:
+                continue  # the whole record
+            elif part == "" or part != part.strip():
+                text += f"['{part}']"  # a key of no name, or with spaces at its ends, stays visible
+            else:
                 text += f".{part}" if text else part
         return text or "record"
 
