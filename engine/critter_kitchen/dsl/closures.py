@@ -98,18 +98,25 @@ def build(op: Op) -> Fn:
     return _BUILDERS[op[0]](*op[1:])
 
 
-def functions_called(op: Any) -> set[str]:
-    """The names of the registry functions ``op`` calls, anywhere inside it."""
-    found: set[str] = set()
+def op_parts(op: Any) -> list[tuple[Any, ...]]:
+    """Every non-empty tuple inside ``op``, ``op`` itself included: the ops a walk of it meets."""
+    found: list[tuple[Any, ...]] = []
     todo = [op]
     while todo:
         part = todo.pop()
-        if type(part) is not tuple:
-            continue
-        if len(part) == 3 and part[0] == "call" and type(part[1]) is str and part[1] in FUNCTIONS:
-            found.add(part[1])
-        todo.extend(part)
+        if type(part) is tuple and part:
+            found.append(part)
+            todo.extend(part)
     return found
+
+
+def functions_called(op: Any) -> set[str]:
+    """The names of the registry functions ``op`` calls, anywhere inside it."""
+    return {
+        part[1]
+        for part in op_parts(op)
+        if len(part) == 3 and part[0] == "call" and type(part[1]) is str and part[1] in FUNCTIONS
+    }
 
 
 AWARD_READS = ("friendly_ties",)  # what an award statement reads of the rules (see _award)
@@ -118,16 +125,11 @@ AWARD_READS = ("friendly_ties",)  # what an award statement reads of the rules (
 def parameters_read(op: Any) -> set[str]:
     """The rule parameters ``op`` reads itself: its ``param`` ops, and what its statements read."""
     found: set[str] = set()
-    todo = [op]
-    while todo:
-        part = todo.pop()
-        if type(part) is not tuple or not part:
-            continue
+    for part in op_parts(op):
         if part[0] == "param" and len(part) == 2 and type(part[1]) is str:
             found.add(part[1])
         elif part[0] == "award":
             found.update(AWARD_READS)
-        todo.extend(part)
     return found
 
 
@@ -135,16 +137,11 @@ def state_written(op: Any) -> set[str]:
     """What of the game's state ``op`` changes: stars by its award statements, a settable
     quantity by its set, add and multiply statements (the setter writes what the function reads)."""
     found: set[str] = set()
-    todo = [op]
-    while todo:
-        part = todo.pop()
-        if type(part) is not tuple or not part:
-            continue
+    for part in op_parts(op):
         if part[0] == "award":
             found.add(STARS)
         elif part[0] == "modify" and len(part) == 5 and type(part[1]) is str and part[1] in FUNCTIONS:
             found.update(FUNCTIONS[part[1]].reads_state)
-        todo.extend(part)
     return found
 
 
