@@ -205,7 +205,8 @@ def test_a_batch_gives_the_same_bytes_without_orjson(monkeypatch) -> None:
 
 def test_a_cold_score_imports_no_argument_parser(tmp_path) -> None:
     """With the cache filled, ``score`` reads its plain command line without argparse, and
-    nothing on its path imports shutil (bz2, lzma), gettext, locale or pickle."""
+    nothing on its path imports shutil (bz2, lzma), gettext, locale, pickle, zlib or the
+    utf-8-sig codec."""
     import os
     import subprocess
     import sys
@@ -216,7 +217,8 @@ def test_a_cold_score_imports_no_argument_parser(tmp_path) -> None:
         "import sys\n"
         "from critter_kitchen.cli import main\n"
         f"main(['score', {example!r}, '--format', 'json'])\n"
-        "unwanted = ['argparse', 'gettext', 'locale', 'shutil', 'bz2', 'lzma', 'pickle', 'orjson']\n"
+        "unwanted = ['argparse', 'gettext', 'locale', 'shutil', 'bz2', 'lzma', 'pickle', 'orjson', 'zlib',"
+        " 'encodings.utf_8_sig']\n"
         "print('loaded:', [m for m in unwanted if m in sys.modules])\n"
     )
     for _ in range(2):  # the first run fills the cache

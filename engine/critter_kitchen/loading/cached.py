@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import sys
-import zlib
 
 from .. import cache
 from ..errors import InputError
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
 
     from ..errors import Problem
 
-CACHE_FORMAT = 5  # 5: programs are unpickled unbuilt
+CACHE_FORMAT = 6  # 5: programs are unpickled unbuilt; 6: with what their ops tell
 # the classes a pack entry may name; anything else in an entry is refused unread
 ENTRY_CLASSES = (
     "critter_kitchen.model.ruleset.*",
@@ -107,7 +106,7 @@ def _key(dirs: list[str], sources: list[PackSource]) -> tuple[str, tuple[Any, ..
         return None  # the normal load reports whatever is unreadable or could not be walked
     contents = tuple((s.folder, s.is_folder, tuple(s.contents.items())) for s in sources)
     where = repr((CACHE_FORMAT, sys.version, os.getcwd(), [os.path.abspath(d) for d in dirs])).encode()
-    name = f"packs-{zlib.crc32(where):08x}{zlib.adler32(where):08x}.pickle"
+    name = f"packs-{cache.name_digest(where)}.pickle"
     return name, (where, _engine_files(), contents)
 
 
