@@ -73,9 +73,10 @@ def codec_problem(raw: bytes) -> tuple[Any, ...]:
     answer = codec_answer(raw)
     if answer[0] == "text":
         return answer
-    start = answer[1]
-    line = raw[:start].count(b"\n") + 1
-    col = start - (raw.rfind(b"\n", 0, start) + 1) + 1
+    start = answer[1]  # counted from after the mark, as the codec counts
+    body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+    line = body[:start].count(b"\n") + 1
+    col = start - (body.rfind(b"\n", 0, start) + 1) + 1
     return ("problem", f"f.yaml:{line}:{col}: file is not UTF-8 text")
 
 
@@ -89,6 +90,11 @@ def test_a_file_is_decoded_as_the_utf_8_sig_codec_decodes_it(raw: bytes) -> None
     """read_text strips a byte order mark itself (the codec's module is one import fewer
     on a cold score): text and problem places must be the codec's."""
     assert read_text_answer(raw) == codec_problem(raw)
+
+
+def test_a_problem_after_a_mark_is_placed_where_an_editor_shows_it() -> None:
+    assert read_text_answer(b"\xef\xbb\xbfab\n\xff") == ("problem", "f.yaml:2:1: file is not UTF-8 text")
+    assert read_text_answer(b"\xef\xbb\xbf\xff") == ("problem", "f.yaml:1:1: file is not UTF-8 text")
 
 
 def test_a_marked_file_is_read_without_its_mark() -> None:

@@ -169,13 +169,14 @@ def read_text(path: str, raw: bytes) -> str:
     """Decode a file's bytes, refusing what is too large or not UTF-8."""
     if len(raw) > MAX_BYTES:
         raise InputError([Problem(path, 1, 1, f"file is larger than {MAX_BYTES} bytes", "CK005")])
+    # what the utf-8-sig codec gives (tests/test_cold_start.py compares), without importing
+    # that codec; a problem's place is counted in the text after the mark, as an editor shows it
+    body = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
     try:
-        # what the utf-8-sig codec gives (its error positions count from after the mark
-        # too; tests/test_cold_start.py compares them), without importing that codec
-        return (raw[len(_BOM) :] if raw.startswith(_BOM) else raw).decode("utf-8")
+        return body.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        line = body[: e.start].count(b"\n") + 1
+        col = e.start - (body.rfind(b"\n", 0, e.start) + 1) + 1
         raise InputError([Problem(path, line, col, "file is not UTF-8 text", "CK001")]) from None
 
 
