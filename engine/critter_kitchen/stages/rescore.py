@@ -65,6 +65,10 @@ if TYPE_CHECKING:
     from .runner import HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
+    _Alike = tuple[
+        tuple[tuple[tuple[str, int, tuple[str, ...], str | None, int], ...], ...],
+        tuple[tuple[str, tuple[tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int], ...]], ...],
+    ]
     _Qualities = tuple[tuple[int, ...], ...]
 
 # What differs between a rescoring and the run with every card, one bit each (registry.STATE).
@@ -92,7 +96,7 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
     plan = _plan(game, source)
-    fresh = game_without(game, removed, plan.pristine)
+    fresh = game_without(game, removed, plan.pristine, (), plan.alike)
     changed: frozenset[str] = frozenset()
     if any(game.ruleset.cards[cid].parameters for cid in removed):
         if _meal_state(fresh) != plan.pristine:
@@ -114,19 +118,24 @@ def score_without_meals(game: Game, card_ids: Iterable[str], source: str = "<rec
     if unknown:
         raise ValueError(f"not a challenge card of this game: {', '.join(sorted(unknown))}")
     plan = _plan(game, source)
-    fresh = game_without(game, (), plan.pristine, unserved)
+    fresh = game_without(game, (), plan.pristine, unserved, plan.alike)
     return plan.rescore(fresh, source, plan.first_point(frozenset(), frozenset(), MEALS_BIT), _Changes.meals())
 
 
 def game_without(
-    game: Game, removed: Collection[str], pristine: _MealState | None = None, unserved: Collection[str] = ()
+    game: Game,
+    removed: Collection[str],
+    pristine: _MealState | None = None,
+    unserved: Collection[str] = (),
+    alike: _Alike | None = None,
 ) -> Game:
     """A new unscored game: ``game``'s players and meals without the cards ``removed``, each meal
     judged again under the rules in force without them (dropped if no longer legal), and
     without the challenge meals served for the cards ``unserved``.
 
     ``pristine``: the meals of ``game`` as read (:func:`_meal_state`), whose course
-    qualities are taken as they are when the removal changes no parameter.
+    qualities are taken as they are when the removal changes no parameter; ``alike``: what
+    :func:`_alike` makes of ``game`` and ``pristine``, when the caller keeps it.
     """
     rs = game.ruleset
     # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
@@ -140,16 +149,10 @@ def game_without(
     players = fresh.players
     own = {p.index: held_parameters(fresh.params, p.owned) for p in players} if not same_rules else {}
     if same_rules and pristine is not None:
-        for player, old, (_, qualities) in zip(players, game.players, pristine[0], strict=True):
-            player.tokens = old.tokens
-            player.courses = {
-                c.type: Course(c.type, c.value, c.spices, c.token, q)
-                for c, (_, q) in zip(old.courses.values(), qualities, strict=True)
-            }
-            player.served = old.served  # the same courses, in the same order
-    else:
-        for player, old in zip(players, game.players, strict=True):
-            _judge_courses(player, old, own.get(player.index, fresh.params), rs.ingredient_types, same_rules)
+        _copy_alike(fresh, game, alike if alike is not None else _alike(game, pristine), unserved)
+        return fresh
+    for player, old in zip(players, game.players, strict=True):
+        _judge_courses(player, old, own.get(player.index, fresh.params), rs.ingredient_types, same_rules)
     for rnd, meals in game.meals.items():
         kept = tuple(m for m in meals if m.card.id not in unserved) if unserved else meals
         if same_rules:
@@ -159,6 +162,35 @@ def game_without(
         else:
             fresh.meals[rnd] = _meals(kept, fresh, own)
     return fresh
+
+
+def _alike(game: Game, pristine: _MealState) -> _Alike:
+    """What a copy of ``game`` under the same rules takes as it is: each player's courses (their
+    fields, the quality as read) and the meals (their fields, the player by index)."""
+    courses = tuple(
+        tuple((c.type, c.value, c.spices, c.token, q) for c, (_, q) in zip(old.courses.values(), read, strict=True))
+        for old, (_, read) in zip(game.players, pristine[0], strict=True)
+    )
+    meals = tuple(
+        (rnd, tuple((m.round, m.card, m.player.index, m.ingredients, m.tokens, m.quality) for m in ms))
+        for rnd, ms in game.meals.items()
+    )
+    return courses, meals
+
+
+def _copy_alike(fresh: Game, game: Game, alike: _Alike, unserved: Collection[str]) -> None:
+    """``fresh``'s courses and meals: ``game``'s as read (:func:`_alike`), without the meals of
+    the cards ``unserved``."""
+    courses, meals = alike
+    players = fresh.players
+    for player, old, served in zip(players, game.players, courses, strict=True):
+        player.tokens = old.tokens
+        player.courses = {t[0]: Course(t[0], t[1], t[2], t[3], t[4]) for t in served}
+        player.served = old.served  # the same courses, in the same order
+    for rnd, kept in meals:
+        if unserved:
+            kept = tuple(m for m in kept if m[1].id not in unserved)
+        fresh.meals[rnd] = tuple(Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept)
 
 
 def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tuple[str, ...], legal: bool) -> None:
@@ -252,13 +284,27 @@ class _Plan:
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
         self.decided = ""
         # a game no effect has run on holds its courses as read: they need no judging again
-        whole = game_without(game, (), _meal_state(game) if game.steps == 0 else None)
-        self.pristine: _MealState = _meal_state(whole)
+        if game.steps == 0:
+            self.pristine: _MealState = _meal_state(game)
+            self.alike = _alike(game, self.pristine)
+            whole = game_without(game, (), self.pristine, (), self.alike)  # its meals are the pristine ones
+        else:
+            whole = game_without(game, ())
+            self.pristine = _meal_state(whole)
+            self.alike = _alike(game, self.pristine)
         self.names = {p.name for p in whole.players}
         wanted = {self._first_alone(game, card) for card in removable_cards(game)}
         wanted |= {self.first_point(frozenset(), frozenset(), MEALS_BIT)} if game.challenges else set()
         recorder = _Recorder(self, wanted - {0})
         self.tables = hook_tables(whole)
+        hooks, holders = self.tables
+        # the tables' lists no held card is in: each with its card ids, to share them with a removal
+        self.kept_hooks = {
+            key: frozenset(c.id for c, _, _ in entries)
+            for key, entries in hooks.items()
+            if all(o is None for _, o, _ in entries)
+        }
+        self.kept_holders = {card_id for card_id, entries in holders.items() if all(o is None for _, o in entries)}
         try:
             run_stages(whole, source, 0, recorder.pause, self.tables)
             recorder.finish(whole)
@@ -294,15 +340,21 @@ class _Plan:
 
     def tables_for(self, fresh: Game, removed: frozenset[str]) -> HookTables:
         """``fresh``'s hook tables: the run's with every card, without the cards ``removed``,
-        each held card's owner the player of ``fresh``."""
+        each held card's owner the player of ``fresh``. A list with no held card and none of
+        the cards ``removed`` is the run's own (run_stages only reads them)."""
         hooks, holders = self.tables
-        players = {p.index: p for p in fresh.players}
+        players = fresh.players
+        kept = self.kept_hooks
         fresh_hooks = {
-            key: [(c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed]
+            key: entries
+            if key in kept and not kept[key] & removed
+            else [(c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed]
             for key, entries in hooks.items()
         }
         fresh_holders = {
-            card_id: [(c, None if o is None else players[o.index]) for c, o in entries]
+            card_id: entries
+            if card_id in self.kept_holders
+            else [(c, None if o is None else players[o.index]) for c, o in entries]
             for card_id, entries in holders.items()
             if card_id not in removed
         }
