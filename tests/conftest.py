@@ -32,3 +32,27 @@ def alc():
     from critter_kitchen.api import packs_for
 
     return load_ruleset(packs_for({"packs": ["a-la-carte"]}, []))
+
+
+@pytest.fixture(scope="session")
+def planner_cards():
+    """The base pack with the planner's test cards (tests/packs/planner-cards)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "planner-cards"])
+
+
+@pytest.fixture(scope="session")
+def critic_cards():
+    """The base pack with the critic planner's test cards (tests/packs/critic-cards)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "critic-cards"])
+
+
+@pytest.fixture(scope="session")
+def repeated_no_hold():
+    """The base pack with repeated requirements and no Hold token (tests/packs)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])

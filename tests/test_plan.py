@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from critter_kitchen import Ingredient, InputError, check_meal, load_ruleset, rule_parameters, score_record
+from critter_kitchen import Ingredient, InputError, check_meal, rule_parameters, score_record
 from critter_kitchen.loading.yamlpos import parse
 from critter_kitchen.plan import question
 from critter_kitchen.plan.output import plan_json, plan_record, plan_text
@@ -149,13 +149,6 @@ def test_planner_equals_brute_force_with_restaurateurs(base, seed):
     pantry = random_pantry(random.Random(500 + seed), base, BASE_CHALLENGES, [], RESTAURATEURS)
     got, _ = planned(pantry, base, BASE_CHALLENGES)
     assert got == brute_force(pantry, base, BASE_CHALLENGES)
-
-
-@pytest.fixture(scope="module")
-def repeated_no_hold():
-    from conftest import ROOT
-
-    return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -17,13 +17,7 @@ from critter_kitchen.plan.critic import plan_critic, plan_critic_exhaustive
 from critter_kitchen.plan.critic_reads import course_signature, reads_kept_tokens, tokens_apart
 from critter_kitchen.plan.reads import programs
 
-CRITIC_CARDS = ROOT / "tests" / "packs" / "critic-cards"
 TEST_RUMORS = ("three-course-dinner", "plain-palate", "soup-saver", "even-fours")
-
-
-@pytest.fixture(scope="module")
-def tested():
-    return load_ruleset([CRITIC_CARDS])
 
 
 def rumors_of(ruleset) -> list[str]:
@@ -79,8 +73,8 @@ def test_exact_critic_equals_exhaustive_within_a_room(base, alc, chunk):
 
 
 @pytest.mark.parametrize("chunk", range(3))
-def test_exact_critic_equals_exhaustive_with_test_cards(tested, chunk):
-    agree(tested, range(73_000 + chunk * 100, 73_000 + chunk * 100 + 100), [], rumors=TEST_RUMORS)
+def test_exact_critic_equals_exhaustive_with_test_cards(critic_cards, chunk):
+    agree(critic_cards, range(73_000 + chunk * 100, 73_000 + chunk * 100 + 100), [], rumors=TEST_RUMORS)
 
 
 def proofs(ruleset, *rumors: str) -> tuple[tuple[object, ...], bool, bool]:
@@ -89,23 +83,23 @@ def proofs(ruleset, *rumors: str) -> tuple[tuple[object, ...], bool, bool]:
     return course_signature(trees)(course), reads_kept_tokens(trees), tokens_apart(trees)
 
 
-def test_what_the_programs_in_play_see_of_a_critic_meal(tested, alc):
+def test_what_the_programs_in_play_see_of_a_critic_meal(critic_cards, alc):
     # The base stages: each course's quality and whether it is served; the tokens kept, apart.
-    assert proofs(tested) == ((6, None, None, None), True, True)
-    assert proofs(tested, "three-course-dinner") == ((6, None, None, None), True, True)
-    assert proofs(tested, "plain-palate") == ((6, None, True, None), True, True)
-    assert proofs(tested, "even-fours") == ((6, 3, None, ("fish",)), True, True)
+    assert proofs(critic_cards) == ((6, None, None, None), True, True)
+    assert proofs(critic_cards, "three-course-dinner") == ((6, None, None, None), True, True)
+    assert proofs(critic_cards, "plain-palate") == ((6, None, True, None), True, True)
+    assert proofs(critic_cards, "even-fours") == ((6, 3, None, ("fish",)), True, True)
     # Soup Saver reads the tokens kept and the courses served in one effect.
-    assert proofs(tested, "soup-saver") == ((6, None, None, None), True, False)
+    assert proofs(critic_cards, "soup-saver") == ((6, None, None, None), True, False)
     assert proofs(alc) == ((6, None, None, None), True, True)
     # Underdog's star goes to the lowest of every player: the only one, whatever the stars.
-    assert proofs(tested, "underdog") == ((6, None, None, None), True, True)
+    assert proofs(critic_cards, "underdog") == ((6, None, None, None), True, True)
     # Sir Reginald Crumb reads the stars of a stage and the courses served.
-    assert proofs(tested, "sir-reginald-crumb") == ((6, None, None, None), True, False)
+    assert proofs(critic_cards, "sir-reginald-crumb") == ((6, None, None, None), True, False)
 
 
-def test_a_program_reading_stars_keeps_the_tokens_with_the_courses(tested):
-    trees = programs(tested, ())
+def test_a_program_reading_stars_keeps_the_tokens_with_the_courses(critic_cards):
+    trees = programs(critic_cards, ())
     assert tokens_apart(trees)
     reader = next(
         c for c in load_ruleset([ROOT / "tests" / "packs" / "planner-cards"]).cards.values() if c.id == "front-runner"
@@ -130,27 +124,27 @@ def critic_pantry(ingredients: list[tuple[str, int]], spices: list[str], rumors:
 FIVE = [("carrot", 6), ("fish", 6), ("cheese", 6), ("mushroom", 6), ("meat", 6)]
 
 
-def test_a_rumor_rewarding_three_courses_makes_a_three_course_meal_best(tested):
+def test_a_rumor_rewarding_three_courses_makes_a_three_course_meal_best(critic_cards):
     pantry = critic_pantry(FIVE, [], ["three-course-dinner"])
-    plan = plan_critic(question(pantry, tested))
+    plan = plan_critic(question(pantry, critic_cards))
     # Five courses: 5 best-course stars and 3 for quality 30; three: 3 + 1 + 6.
     assert (len(plan.courses), plan.stars, plan.critic_quality, plan.optimal) == (3, 10, 18, True)
     assert (plan.stars, plan.critic_quality) == (lambda p: (p.stars, p.critic_quality))(
-        plan_critic_exhaustive(question(pantry, tested))
+        plan_critic_exhaustive(question(pantry, critic_cards))
     )
 
 
-def test_a_rumor_against_spice_makes_the_unspiced_meal_best(tested):
+def test_a_rumor_against_spice_makes_the_unspiced_meal_best(critic_cards):
     pantry = critic_pantry(FIVE[:2], ["allspice", "allspice"], ["plain-palate"])
-    plan = plan_critic(question(pantry, tested))
+    plan = plan_critic(question(pantry, critic_cards))
     # Spiced: quality 24, 2 + 2 stars; unspiced: quality 12, 2 + 1 + 4 stars.
     assert [c.spices for c in plan.courses.values()] == [(), ()]
     assert (plan.stars, plan.critic_quality, plan.optimal) == (7, 12, True)
 
 
-def test_keeping_a_soup_beside_two_courses_is_found_when_tokens_and_courses_meet(tested):
+def test_keeping_a_soup_beside_two_courses_is_found_when_tokens_and_courses_meet(critic_cards):
     pantry = critic_pantry(FIVE[:3], [], ["soup-saver"], soup=1)
-    plan = plan_critic(question(pantry, tested))
+    plan = plan_critic(question(pantry, critic_cards))
     # Madame Bouillon gives one soup (value 1) no star. Three courses: 3 best-course stars
     # and 1 for quality 18; two, the soup kept: 2 + 1 for quality 12 + Soup Saver's 3.
     assert (len(plan.courses), plan.tokens["soup"], plan.stars, plan.optimal) == (2, 1, 6, True)

@@ -26,7 +26,6 @@ from critter_kitchen.plan.critic_reads import first_sum_reader, sum_only, summed
 from critter_kitchen.plan.reads import programs
 from critter_kitchen.stages.runner import POINTS
 
-CRITIC_CARDS = ROOT / "tests" / "packs" / "critic-cards"
 BASE_TYPES = ("carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread")
 # Test rumors that meet the new paths: a sum read early, the stars of a stage that reads
 # tokens, a sum read twice, a change after the score track, a change that meets the 0 floor.
@@ -34,11 +33,6 @@ SPEED_RUMORS = ("early-taster", "soup-and-courses", "lucky-nines", "late-carrot"
 # Shipped cards that meet them too: changes by a number, a variable, a set, a multiply;
 # the stars of a stage; a sum read by a held card; a change before the score track.
 SHIPPED = ("fish-fanatic", "stale-bread", "mushroom-fanatic", "cheese-fanatic", "underdog", "spice-hound")
-
-
-@pytest.fixture(scope="module")
-def tested():
-    return load_ruleset([CRITIC_CARDS])
 
 
 def pantry_at(critic: str, rumors: list[str], *, owned: str | None = None, size: int = 4) -> dict:
@@ -68,37 +62,37 @@ def summed(ruleset, *cards: str) -> set[str]:
     return set(summed_types(trees, BASE_TYPES, ruleset.parameters))
 
 
-def test_which_course_qualities_are_seen_only_in_the_sum(tested):
+def test_which_course_qualities_are_seen_only_in_the_sum(critic_cards):
     # The base stages: the best-course star goes to the only player whatever the quality;
     # the score track and the tie-break read the total.
-    assert summed(tested) == set(BASE_TYPES)
+    assert summed(critic_cards) == set(BASE_TYPES)
     # Adding a number of at least 0 keeps a course in the sum, to one type or to each.
-    assert summed(tested, "cheese-fanatic") == set(BASE_TYPES)
-    assert summed(tested, "the-forager") == set(BASE_TYPES)
+    assert summed(critic_cards, "cheese-fanatic") == set(BASE_TYPES)
+    assert summed(critic_cards, "the-forager") == set(BASE_TYPES)
     # Doubling, setting, or adding what may meet the 0 floor needs the course's own quality.
-    assert summed(tested, "fish-fanatic") == set(BASE_TYPES) - {"fish"}
-    assert summed(tested, "mushroom-fanatic") == set(BASE_TYPES) - {"mushroom"}
-    assert summed(tested, "stale-bread") == set(BASE_TYPES) - {"bread"}
+    assert summed(critic_cards, "fish-fanatic") == set(BASE_TYPES) - {"fish"}
+    assert summed(critic_cards, "mushroom-fanatic") == set(BASE_TYPES) - {"mushroom"}
+    assert summed(critic_cards, "stale-bread") == set(BASE_TYPES) - {"bread"}
     # ... and when the course is a loop's variable, it may be any course.
-    assert summed(tested, "bitter-herbs") == set()
+    assert summed(critic_cards, "bitter-herbs") == set()
     # Marco Polenta counts the courses of quality 12 or more, course by course.
     alc = load_ruleset([ROOT / "cards" / "a-la-carte"])
     trees = programs(alc, (alc.cards["marco-polenta"],))
     assert summed_types(trees, alc.base_params()["course_types"], alc.parameters) == frozenset()
 
 
-def test_an_award_to_the_highest_of_every_player_sees_only_its_condition(tested):
+def test_an_award_to_the_highest_of_every_player_sees_only_its_condition(critic_cards):
     spiced = Course("fish", 5, ("fish",), None, 10)
     # The best-course star: whatever the quality, to the only player who served the course.
-    assert search_at(tested, "chef-cinnamon").signature(spiced) == (10, None, None, None)
+    assert search_at(critic_cards, "chef-cinnamon").signature(spiced) == (10, None, None, None)
     # Spice Hound's star goes to the only player when a course is spiced: the condition is seen.
-    assert search_at(tested, "chef-cinnamon", "spice-hound").signature(spiced) == (10, None, True, None)
+    assert search_at(critic_cards, "chef-cinnamon", "spice-hound").signature(spiced) == (10, None, True, None)
 
 
-def test_where_the_stages_start_again_for_each_meal_of_one_view(tested):
+def test_where_the_stages_start_again_for_each_meal_of_one_view(critic_cards):
     def start(critic: str, *rumors: str, owned: str | None = None) -> tuple[str, int, bool]:
-        search = search_at(tested, critic, *rumors, owned=owned)
-        stage = tested.stages[search.resume_at // POINTS].name
+        search = search_at(critic_cards, critic, *rumors, owned=owned)
+        stage = critic_cards.stages[search.resume_at // POINTS].name
         return stage, search.resume_at % POINTS, search.tail_sum_only
 
     # The score track's body is the first to read the sum; after it, nothing but the sum.
@@ -113,13 +107,13 @@ def test_where_the_stages_start_again_for_each_meal_of_one_view(tested):
     # A change after the score track: the tail is run for each meal.
     assert start("chef-cinnamon", "late-carrot") == ("critic.final_quality", 1, False)
     # No course in the sum: no start again.
-    assert search_at(tested, "chef-cinnamon", "bitter-herbs").resume_at == 0
+    assert search_at(critic_cards, "chef-cinnamon", "bitter-herbs").resume_at == 0
 
 
-def test_where_the_stages_start_again_for_each_meal_of_the_same_courses_served(tested):
+def test_where_the_stages_start_again_for_each_meal_of_the_same_courses_served(critic_cards):
     def start(critic: str, *rumors: str) -> tuple[str, int]:
-        search = search_at(tested, critic, *rumors)
-        return tested.stages[search.served_at // POINTS].name, search.served_at % POINTS
+        search = search_at(critic_cards, critic, *rumors)
+        return critic_cards.stages[search.served_at // POINTS].name, search.served_at % POINTS
 
     # The most-soup, all-courses and best-course stars and Crumb's see only the courses served.
     assert start("chef-cinnamon") == ("critic.final_quality", 1)
@@ -131,14 +125,14 @@ def test_where_the_stages_start_again_for_each_meal_of_the_same_courses_served(t
     assert start("chef-cinnamon", "early-taster") == ("critic.best_course", 2)
 
 
-def test_hook_points_are_numbered_as_the_runner_numbers_them(tested):
-    asked = question(pantry_at("sir-reginald-crumb", ["early-taster"], owned="the-forager"), tested)
+def test_hook_points_are_numbered_as_the_runner_numbers_them(critic_cards):
+    asked = question(pantry_at("sir-reginald-crumb", ["early-taster"], owned="the-forager"), critic_cards)
     points = hook_points(asked)
-    names = [s.name for s in tested.stages]
+    names = [s.name for s in critic_cards.stages]
     assert len(points) == POINTS * len(names)
-    crumb = tested.cards["sir-reginald-crumb"].effects[0].ast
-    taster = tested.cards["early-taster"].effects[0].ast
-    forager = tested.cards["the-forager"].effects[0].ast
+    crumb = critic_cards.cards["sir-reginald-crumb"].effects[0].ast
+    taster = critic_cards.cards["early-taster"].effects[0].ast
+    forager = critic_cards.cards["the-forager"].effects[0].ast
     assert crumb in points[POINTS * names.index("critic.card_bonuses") + 2]
     assert taster in points[POINTS * names.index("critic.best_course") + 2]
     assert forager in points[POINTS * names.index("critic.final_quality")]
@@ -147,10 +141,10 @@ def test_hook_points_are_numbered_as_the_runner_numbers_them(tested):
     assert not sum_only(points[POINTS * names.index("critic.final_quality") :])  # the Forager changes qualities
 
 
-def test_the_stars_of_a_stage_that_sees_only_the_courses_leave_the_tokens_apart(tested):
+def test_the_stars_of_a_stage_that_sees_only_the_courses_leave_the_tokens_apart(critic_cards):
     def apart(critic: str, *rumors: str) -> bool:
-        asked = question(pantry_at(critic, list(rumors)), tested)
-        trees = programs(tested, (*asked.table, *asked.owned))
+        asked = question(pantry_at(critic, list(rumors)), critic_cards)
+        trees = programs(critic_cards, (*asked.table, *asked.owned))
         return tokens_apart(trees, stage_programs(asked))
 
     # Sir Reginald Crumb reads the best-course stars: those depend on the courses alone.
@@ -159,7 +153,7 @@ def test_the_stars_of_a_stage_that_sees_only_the_courses_leave_the_tokens_apart(
     # The most-soup stars depend on the tokens kept: read beside the courses, not apart.
     assert not apart("chef-cinnamon", "soup-and-courses")
     # Without the stages' programs, nothing is known of a stage's stars.
-    trees = programs(tested, (tested.cards["sir-reginald-crumb"],))
+    trees = programs(critic_cards, (critic_cards.cards["sir-reginald-crumb"],))
     assert not tokens_apart(trees)
 
 
@@ -190,14 +184,14 @@ def meals(search: _ExactCriticSearch, rng: random.Random, count: int):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_meal_started_again_scores_as_the_plain_run_scores_it(tested, seed):
+def test_a_meal_started_again_scores_as_the_plain_run_scores_it(critic_cards, seed):
     rng = random.Random(90_000 + seed)
     rumors = rng.sample([*SPEED_RUMORS, *SHIPPED], 3)
-    critic = rng.choice(sorted(c.id for c in tested.cards.values() if c.kind == "critic"))
+    critic = rng.choice(sorted(c.id for c in critic_cards.cards.values() if c.kind == "critic"))
     owned = rng.choice([None, "the-forager", "lucky-cat"])
     pantry = pantry_at(critic, rumors, owned=owned, size=9)
     pantry["pantry"]["spices"] = ["allspice", "fish", "bread", "carrot"]
-    search = _ExactCriticSearch(question(pantry, tested), 200_000)
+    search = _ExactCriticSearch(question(pantry, critic_cards), 200_000)
     for signature, courses, tokens in meals(search, rng, 150):
         assert search.shared_outcome(signature[0], courses, tokens) == search.outcome(courses, tokens), (seed, courses)
     if search.resume_at:  # each second meal of a view started again
@@ -224,5 +218,5 @@ def agree(ruleset, seeds, *, rumors: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize("chunk", range(3))
-def test_exact_critic_equals_exhaustive_where_the_faster_paths_apply(tested, chunk):
-    agree(tested, range(91_000 + chunk * 100, 91_000 + chunk * 100 + 100), rumors=(*SPEED_RUMORS, *SHIPPED))
+def test_exact_critic_equals_exhaustive_where_the_faster_paths_apply(critic_cards, chunk):
+    agree(critic_cards, range(91_000 + chunk * 100, 91_000 + chunk * 100 + 100), rumors=(*SPEED_RUMORS, *SHIPPED))

@@ -6,9 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import ROOT
 from test_plan_fast import (
-    PLANNER_CARDS,
     RESTAURATEURS,
     TEST_RESTAURATEURS,
     TEST_RUMORS,
@@ -17,23 +15,13 @@ from test_plan_fast import (
     random_pantry,
 )
 
-from critter_kitchen import Ingredient, check_meal, load_ruleset, rule_parameters
+from critter_kitchen import Ingredient, check_meal, rule_parameters
 from critter_kitchen.api import capped_quality, check_spices, ingredient_quality, meal_types, token_quality
 from critter_kitchen.dsl.parser import parse_program
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.exact import FastSearch, context
 from critter_kitchen.plan.reads import programs, quality_only, separable, stars_rise_with_quality
 from critter_kitchen.plan.search import PlannedMeal, plan_round, plan_round_exhaustive
-
-
-@pytest.fixture(scope="module")
-def tested():
-    return load_ruleset([PLANNER_CARDS])
-
-
-@pytest.fixture(scope="module")
-def repeated():
-    return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])
 
 
 def random_meal(rng: random.Random, ruleset, params: dict) -> tuple:
@@ -80,7 +68,7 @@ def meal_rule_facts(ruleset, meals: int, seed: int) -> int:
     return legal
 
 
-@pytest.mark.parametrize("fixture", ["base", "alc", "repeated", "tested"])
+@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold", "planner_cards"])
 def test_the_facts_of_the_meal_rules_hold_for_the_engine(fixture, request):
     legal = meal_rule_facts(request.getfixturevalue(fixture), 3000, 7)
     assert legal > 100  # the random meals are legal often enough for the quality fact to be checked
@@ -124,10 +112,10 @@ def test_stars_rise_with_quality_only_when_the_programs_say_so():
     assert proof(tokens) == (True, False, False)  # a meal seen by more than its quality: neither proof
 
 
-def test_the_cards_in_play_decide_whether_the_meals_are_listed_by_steps(tested):
+def test_the_cards_in_play_decide_whether_the_meals_are_listed_by_steps(planner_cards):
     def proved(*ids: str) -> tuple[bool, bool, bool]:
-        trees = programs(tested, [tested.cards[i] for i in ids])
-        return separable(trees), quality_only(trees), stars_rise_with_quality(trees, [tested.base_params()])
+        trees = programs(planner_cards, [planner_cards.cards[i] for i in ids])
+        return separable(trees), quality_only(trees), stars_rise_with_quality(trees, [planner_cards.base_params()])
 
     assert proved() == (True, True, True)
     assert proved("grand-caterer") == (True, True, True)  # one more star at the top band
@@ -185,18 +173,18 @@ def agree_by_steps(ruleset, seeds: range, **kinds: tuple[str, ...]) -> int:
     return by_steps
 
 
-@pytest.mark.parametrize("fixture", ["base", "alc", "repeated"])
+@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold"])
 def test_plans_listed_by_steps_equal_the_exhaustive_search(fixture, request, monkeypatch):
     calls = listings(monkeypatch)
     ruleset = request.getfixturevalue(fixture)
-    kinds = {"held": RESTAURATEURS} if fixture == "repeated" else {}
+    kinds = {"held": RESTAURATEURS} if fixture == "repeated_no_hold" else {}
     by_steps = agree_by_steps(ruleset, range(60_000, 60_150), **kinds)
     assert by_steps >= 50 and len(calls) >= 3 * 50
 
 
-def test_plans_with_cards_for_and_against_the_steps_equal_the_exhaustive_search(tested, monkeypatch):
+def test_plans_with_cards_for_and_against_the_steps_equal_the_exhaustive_search(planner_cards, monkeypatch):
     calls = listings(monkeypatch)
-    by_steps = agree_by_steps(tested, range(61_000, 61_150), held=TEST_RESTAURATEURS, rumors=TEST_RUMORS)
+    by_steps = agree_by_steps(planner_cards, range(61_000, 61_150), held=TEST_RESTAURATEURS, rumors=TEST_RUMORS)
     assert 0 < by_steps < 150 and len(calls) >= 3 * by_steps
 
 

@@ -7,10 +7,9 @@ import json
 import random
 
 import pytest
-from conftest import ROOT
 from test_plan import ana_stars
 
-from critter_kitchen import CritterError, load_ruleset
+from critter_kitchen import CritterError
 from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import plan_critic
 from critter_kitchen.plan.exact import FastSearch
@@ -18,20 +17,9 @@ from critter_kitchen.plan.output import plan_record
 from critter_kitchen.plan.reads import programs, separable, signature_of
 from critter_kitchen.plan.search import Plan, PlannedMeal, plan_round, plan_round_exhaustive
 
-PLANNER_CARDS = ROOT / "tests" / "packs" / "planner-cards"
 RESTAURATEURS = ("harbor-master", "spice-merchant", "the-collector", "the-forager", "grand-caterer", "lucky-cat")
 TEST_RUMORS = ("two-bite-special", "lucky-seven")
 TEST_RESTAURATEURS = ("soup-snob", "front-runner", *RESTAURATEURS)
-
-
-@pytest.fixture(scope="module")
-def tested():
-    return load_ruleset([PLANNER_CARDS])
-
-
-@pytest.fixture(scope="module")
-def repeated():
-    return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])
 
 
 def challenge_ids(ruleset) -> list[str]:
@@ -112,13 +100,18 @@ def test_fast_exact_equals_exhaustive_for_a_la_carte(alc, chunk):
 
 
 @pytest.mark.parametrize("chunk", range(2))
-def test_fast_exact_equals_exhaustive_with_repeated_requirements(repeated, chunk):
-    agree(repeated, range(30_000 + chunk * 100, 30_000 + chunk * 100 + 100), held=RESTAURATEURS)
+def test_fast_exact_equals_exhaustive_with_repeated_requirements(repeated_no_hold, chunk):
+    agree(repeated_no_hold, range(30_000 + chunk * 100, 30_000 + chunk * 100 + 100), held=RESTAURATEURS)
 
 
 @pytest.mark.parametrize("chunk", range(4))
-def test_fast_exact_equals_exhaustive_with_test_cards(tested, chunk):
-    agree(tested, range(40_000 + chunk * 100, 40_000 + chunk * 100 + 100), held=TEST_RESTAURATEURS, rumors=TEST_RUMORS)
+def test_fast_exact_equals_exhaustive_with_test_cards(planner_cards, chunk):
+    agree(
+        planner_cards,
+        range(40_000 + chunk * 100, 40_000 + chunk * 100 + 100),
+        held=TEST_RESTAURATEURS,
+        rumors=TEST_RUMORS,
+    )
 
 
 def proofs(ruleset, *ids: str) -> tuple[bool, str]:
@@ -128,15 +121,18 @@ def proofs(ruleset, *ids: str) -> tuple[bool, str]:
     return separable(trees), repr(signature(meal))
 
 
-def test_what_the_programs_in_play_read_of_a_meal(tested):
-    assert proofs(tested) == (True, "(9,)")  # the base stages read a meal's quality only
-    assert proofs(tested, "lucky-seven") == (True, "(9,)")
-    assert proofs(tested, "grand-caterer") == (True, "(9,)")
-    assert proofs(tested, "two-bite-special") == (True, "((), (('soup', 1),))")  # its ingredients: the whole meal
-    assert proofs(tested, "soup-snob") == (False, "(9, 1)")  # its token count; two meals read at once
-    assert proofs(tested, "harbor-master") == (False, "(9, (0, 0, 0, 0, 0, 0, 0))")  # fish used over meals
-    assert proofs(tested, "spice-merchant") == (False, "(9, 0)")
-    assert proofs(tested, "front-runner") == (False, "(9,)")  # reads stars: every meal's stars at once
+def test_what_the_programs_in_play_read_of_a_meal(planner_cards):
+    assert proofs(planner_cards) == (True, "(9,)")  # the base stages read a meal's quality only
+    assert proofs(planner_cards, "lucky-seven") == (True, "(9,)")
+    assert proofs(planner_cards, "grand-caterer") == (True, "(9,)")
+    assert proofs(planner_cards, "two-bite-special") == (
+        True,
+        "((), (('soup', 1),))",
+    )  # its ingredients: the whole meal
+    assert proofs(planner_cards, "soup-snob") == (False, "(9, 1)")  # its token count; two meals read at once
+    assert proofs(planner_cards, "harbor-master") == (False, "(9, (0, 0, 0, 0, 0, 0, 0))")  # fish used over meals
+    assert proofs(planner_cards, "spice-merchant") == (False, "(9, 0)")
+    assert proofs(planner_cards, "front-runner") == (False, "(9,)")  # reads stars: every meal's stars at once
 
 
 UNUSUAL = {
@@ -154,18 +150,20 @@ def served(plan: Plan) -> dict[str, tuple[int, list[tuple[str, int]]]]:
     return {c: (m.quality, [(i.type, i.value) for i in m.ingredients]) for c, m in plan.meals.items()}
 
 
-def test_a_card_rewarding_a_lower_quality_changes_the_plan(tested):
+def test_a_card_rewarding_a_lower_quality_changes_the_plan(planner_cards):
     """Lucky Seven (3 stars for a meal of quality exactly 7) makes the smaller Harbor Stew best."""
-    without = plan_round(question({**UNUSUAL, "cards": {"challenges": UNUSUAL["cards"]["challenges"]}}, tested))
+    without = plan_round(question({**UNUSUAL, "cards": {"challenges": UNUSUAL["cards"]["challenges"]}}, planner_cards))
     assert (served(without), without.stars) == ({"harbor-stew": (15, [("fish", 8), ("fish", 5), ("carrot", 1)])}, 2)
-    plan = plan_round(question(UNUSUAL, tested))
+    plan = plan_round(question(UNUSUAL, planner_cards))
     assert (served(plan), plan.stars, plan.optimal) == ({"harbor-stew": (7, [("fish", 5), ("carrot", 1)])}, 4, True)
 
 
-def test_the_separable_proof_is_used_and_the_general_search_otherwise(tested):
-    separate = FastSearch(question(UNUSUAL, tested), 10_000)
+def test_the_separable_proof_is_used_and_the_general_search_otherwise(planner_cards):
+    separate = FastSearch(question(UNUSUAL, planner_cards), 10_000)
     separate.run()
-    general = FastSearch(question({**UNUSUAL, "player": {"name": "Ana", "restaurateur": "soup-snob"}}, tested), 10_000)
+    general = FastSearch(
+        question({**UNUSUAL, "player": {"name": "Ana", "restaurateur": "soup-snob"}}, planner_cards), 10_000
+    )
     general.run()
     assert (separate.separable, general.separable) == (True, False)
 
@@ -192,10 +190,10 @@ def test_a_limit_cuts_the_fast_exact_search_and_every_card_gets_its_share(base):
     )
 
 
-@pytest.mark.parametrize("fixture", ["base", "alc", "tested"])
+@pytest.mark.parametrize("fixture", ["base", "alc", "planner_cards"])
 def test_the_fast_effort_gives_legal_plans_claimed_best_only_when_they_are(fixture, request):
     ruleset = request.getfixturevalue(fixture)
-    kinds = {"held": TEST_RESTAURATEURS, "rumors": TEST_RUMORS} if fixture == "tested" else {}
+    kinds = {"held": TEST_RESTAURATEURS, "rumors": TEST_RUMORS} if fixture == "planner_cards" else {}
     for seed in range(60):
         pantry = random_pantry(random.Random(50_000 + seed), ruleset, **kinds)
         asked = question({k: v for k, v in pantry.items() if not k.startswith("_")}, ruleset)
