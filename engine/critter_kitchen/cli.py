@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
 from . import __version__
 from .errors import CritterError, EvaluationError, InputError, Problem, escaped, printable
-from .loading.records import read_record
-from .stages.runner import score_game
 
-# Beyond reading and scoring a record, each command imports what it needs when it runs:
-# `score` starts cold, and most of the package (the DSL parser and checker, schemas,
-# card rendering) is never needed there.
+# Each command imports what it needs when it runs: `score` starts cold, and most of the
+# package (the DSL parser and checker, schemas, card rendering) is never needed there.
+# Even the reader and the stages are imported by the first score, once the collector is
+# paused (see cmd_score), so that they are not walked while they are being imported.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -231,6 +231,36 @@ def _pack_option(parser: argparse.ArgumentParser, help_text: str = "") -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (``sys.argv[1:]`` when None); the exit status.
+
+    Called without ``argv``, as the console script and ``python -m critter_kitchen`` call it,
+    it is the command of its own process, which ends when it returns: see :func:`_finish`.
+    """
+    collecting = gc.isenabled()
+    try:
+        return _main(argv)
+    finally:
+        _finish(ends_process=argv is None, collecting=collecting)
+
+
+def _finish(*, ends_process: bool, collecting: bool) -> None:
+    """Leave the cyclic garbage collector as it was found.
+
+    When the process ends next, everything left is first frozen: the interpreter's last
+    full collection at exit would walk the whole ruleset and the imported modules (a sixth
+    of a cold ``score`` beyond importing yaml, on the development machine) to free memory
+    that the process's end frees anyway. Frozen objects are still freed by their reference
+    counts; only cycles among them are left for the exit.
+    """
+    if ends_process:
+        gc.freeze()
+    if collecting:
+        gc.enable()
+    else:
+        gc.disable()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     if sys.stdout is None:  # started with standard output closed (``>&-``): no result could be shown
         _tell("standard output is closed")
         return EXIT_OUTPUT
@@ -441,16 +471,20 @@ class _Rulesets:
 
 
 def cmd_score(args: argparse.Namespace | _ScoreArguments) -> int:
+    # One record: what it builds (the ruleset above all) lives until the command ends, so
+    # the cyclic collector would walk it all, repeatedly, and find nothing to free. Paused
+    # here; a batch collects as usual; main() gives the collector back as it found it.
+    gc.disable()
     rulesets = _Rulesets(args.pack)
     inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
     first = next(inputs)
     second = next(inputs, None)
     if second is None and not first.source.startswith("-:"):
         return _score_one(rulesets, first, args)
-    import gc
     import itertools
 
     rulesets.default()  # a pack of --pack that does not load fails the command, not each record
+    gc.enable()  # and at once freeze (no allocation between): what was made while paused is not walked
     gc.freeze()  # the ruleset lives as long as the process: the collector need not walk it for every game
     status = EXIT_OK
     for item in itertools.chain((first,), (second,) if second is not None else (), inputs):
@@ -496,6 +530,9 @@ def _json_out(data: Any, indent: int | None = None) -> str:
 
 def _score(rulesets: _Rulesets, item: _Input) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
+    from .loading.records import read_record
+    from .stages.runner import score_game
+
     if item.problems:
         raise InputError(list(item.problems))
     ruleset = rulesets.for_record(item.data, item.source)
@@ -835,6 +872,8 @@ class _Records:
             return e.problems
         if document is None:
             return None
+        from .loading.records import read_record
+
         rules = self.ruleset(pack_home(file))
         if isinstance(rules, list):
             return rules
@@ -865,7 +904,7 @@ def _record_problems(path: Path, name: str, packs: Sequence[str]) -> tuple[list[
     from .loading.cached import load_ruleset
     from .loading.discovery import load_order, record_pack_folders
     from .loading.files import load_record
-    from .loading.records import record_packs
+    from .loading.records import read_record, record_packs
 
     try:
         document = load_record(str(path), name)
