@@ -115,15 +115,43 @@ def _engine_files() -> tuple[tuple[str, int, int], ...]:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     shipped = schemas()
     roots = [root] if os.path.abspath(shipped).startswith(root + os.sep) else [root, shipped]
-    found = []
+    found: list[tuple[str, int, int]] = []
     for top in roots:
-        for folder, dirs, files in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                if name.endswith((".py", ".lark", ".json")):
-                    info = os.stat(os.path.join(folder, name))
-                    found.append((os.path.join(folder, name), info.st_size, info.st_mtime_ns))
+        _engine_folder(top, found)
     return tuple(found)
+
+
+_ENGINE_SUFFIXES = (".py", ".lark", ".json")
+
+
+def _engine_folder(folder: str, found: list[tuple[str, int, int]]) -> None:
+    """Add the engine files of ``folder`` and below, as ``os.walk`` lists them (files by name,
+    then each folder by name, not entering links or ``__pycache__``; an unlistable folder is
+    skipped), each with its size and time from ``os.stat``. One ``scandir`` a folder and the
+    entries' own paths and stats: half what the walk cost, on every load."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=_entry_name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        try:
+            is_folder = entry.is_dir()
+        except OSError:
+            is_folder = False
+        if is_folder:
+            folders.append(entry)
+        elif entry.name.endswith(_ENGINE_SUFFIXES):
+            info = entry.stat()
+            found.append((entry.path, info.st_size, info.st_mtime_ns))
+    for entry in folders:
+        if entry.name != "__pycache__" and not entry.is_symlink():
+            _engine_folder(entry.path, found)
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 def _read(key: tuple[str, tuple[Any, ...]]) -> tuple[Ruleset, list[Problem]] | None:
