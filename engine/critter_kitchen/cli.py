@@ -247,8 +247,8 @@ def _finish(*, ends_process: bool, collecting: bool) -> None:
     """Leave the cyclic garbage collector as it was found.
 
     When the process ends next, everything left is first frozen: the interpreter's last
-    full collection at exit would walk the whole ruleset and the imported modules (a sixth
-    of a cold ``score`` beyond importing yaml, on the development machine) to free memory
+    full collection at exit would walk the whole ruleset and the imported modules (nearly a
+    fifth of a cold ``score`` beyond importing yaml, on the development machine) to free memory
     that the process's end frees anyway. Frozen objects are still freed by their reference
     counts; only cycles among them are left for the exit.
     """
