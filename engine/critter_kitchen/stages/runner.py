@@ -242,10 +242,15 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
-    first, second = keys[order[0]], keys[order[1]]
-    labels = game.ruleset.scoring().labels
-    decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
-    return standings, decided
+    return standings, _decided_by(keys[order[0]], keys[order[1]], game.ruleset.scoring().labels)
+
+
+def _decided_by(first: tuple[Any, ...], second: tuple[Any, ...], labels: list[str]) -> str:
+    """The label of the first tie-break (or the priority order) on which the two keys differ."""
+    for i in range(len(first)):
+        if first[i] != second[i]:
+            return labels[i]
+    raise AssertionError("two players with one key")  # unreachable: the priority order tells them apart
 
 
 def _rank_key(p: Player, frames: list[tuple[Any, Frame]]) -> tuple[Any, ...]:
