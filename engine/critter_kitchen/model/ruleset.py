@@ -192,7 +192,7 @@ class Ruleset:
         """
         made = self._scoring
         if made is None:
-            made = self._scoring = Scoring(self)
+            made = self._scoring = scoring_of(self)
         return made
 
     @property
@@ -227,27 +227,47 @@ RULESET_FIELDS = (
 
 class Scoring:
     """What scoring a game reads of its (complete) ruleset, made once per ruleset rather than
-    once per game: the rules cards, the base parameter values, the canonical place of each
-    card among the effects of a hook point, the unverified values, the ranking's labels."""
+    once per game (see :func:`scoring_of`): the rules cards, the base parameter values, the
+    canonical place of each card among the effects of a hook point, the unverified values,
+    the ranking's labels."""
 
-    def __init__(self, rs: Ruleset) -> None:
-        self.rules_in_play: list[tuple[Card, Player | None]] = [(c, None) for c in rs.rules_cards]
-        self.base_params: dict[str, Any] = rs.base_params()
-        # The canonical order of a hook point's effects is card kind (the rules kind first,
-        # then the record's kinds in their order), card id, owner: the first two are fixed
-        # per card, so each card gets its place in that order once, with its hook points.
-        ranks = kind_ranks(rs)
-        other = len(ranks)
-        ordered = sorted(rs.cards.values(), key=lambda c: (ranks.get(c.kind, other), c.id))
-        self.places: dict[str, tuple[int, Card, tuple[tuple[tuple[str, str], Compiled | None], ...]]] = {
+    def __init__(
+        self,
+        rules_in_play: list[tuple[Card, Player | None]],
+        base_params: dict[str, Any],
+        places: dict[str, tuple[int, Card, tuple[tuple[tuple[str, str], Compiled | None], ...]]],
+        unverified: tuple[tuple[str, Any, str], ...],
+        labels: list[str],
+    ) -> None:
+        self.rules_in_play = rules_in_play  # what a game's cards in play begin with
+        self.base_params = base_params  # copied by each game: cards change its copy
+        self.places = places  # card id -> its place in the order, the card, its hook points and code
+        self.unverified = unverified  # (name, value, note): a game whose parameter has this value says the note
+        self.labels = labels  # each tie-break's, then the priority order's
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A ruleset pickles without its tables (see Ruleset.__reduce__); a table pickled on its own is its parts.
+        return Scoring, (self.rules_in_play, self.base_params, self.places, self.unverified, self.labels)
+
+
+def scoring_of(rs: Ruleset) -> Scoring:
+    """The scoring tables of a complete ruleset."""
+    # The canonical order of a hook point's effects is card kind (the rules kind first, then
+    # the record's kinds in their order), card id, owner: the first two are fixed per card,
+    # so each card gets its place in that order once, with its hook points.
+    ranks = kind_ranks(rs)
+    other = len(ranks)
+    ordered = sorted(rs.cards.values(), key=lambda c: (ranks.get(c.kind, other), c.id))
+    return Scoring(
+        [(c, None) for c in rs.rules_cards],
+        rs.base_params(),
+        {
             card.id: (n, card, tuple(((e.stage, e.timing), e.code) for e in card.effects))
             for n, card in enumerate(ordered)
-        }
-        # (name, value, note): a game whose parameter has this value says the note
-        self.unverified: tuple[tuple[str, Any, str], ...] = tuple(
-            (p.name, p.value, f"{p.name}: {p.unverified}") for p in rs.parameters.values() if p.unverified
-        )
-        self.labels: list[str] = [tb.label for tb in rs.tiebreaks] + [rs.priority_label]
+        },
+        tuple((p.name, p.value, f"{p.name}: {p.unverified}") for p in rs.parameters.values() if p.unverified),
+        [tb.label for tb in rs.tiebreaks] + [rs.priority_label],
+    )
 
 
 def kind_ranks(rs: Ruleset) -> dict[str, int]:
