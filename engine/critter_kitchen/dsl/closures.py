@@ -25,13 +25,14 @@ from .registry import FUNCTIONS, STARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any, Final
 
     from ..model.game import Game, Player
     from ..model.ruleset import Card
 
     Fn = Callable[["Frame"], Any]
+    Ranking = Callable[["Frame"], tuple[list[Any], int | None]]
     Op = tuple[Any, ...]
     # steps, sees_cards, params_read, state_read, state_written (see derived_from)
     Derived = tuple[int, bool, frozenset[str], frozenset[str], frozenset[str]]
@@ -434,11 +435,11 @@ def _shown(value: Op) -> Fn:
 
 
 def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> Fn:
+    if func in ("highest", "lowest"):
+        return _ranked(_ranking(func, source, element, condition, slot))
     src, elem = build(source), build(element)
     cond = build(condition) if condition is not None else None
     cost = 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)  # per item
-    if func in ("highest", "lowest"):
-        return _ranked(func == "highest", src, elem, cond, slot, cost)
     if func == "count" and cond is None:
         return lambda f: len(spend(f, src(f)))
     if func == "each" and cond is None and element == ("slot", slot):
@@ -498,8 +499,15 @@ def _counting(func: str, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: in
     return decide
 
 
-def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: int) -> Fn:
-    def ranked(f: Frame) -> Ranked:
+def _ranking(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> Ranking:
+    """highest or lowest: the items that share the highest (lowest) number, and that number
+    (None when no item was found)."""
+    src, elem = build(source), build(element)
+    cond = build(condition) if condition is not None else None
+    cost = 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)  # per item
+    highest = func == "highest"
+
+    def ranking(f: Frame) -> tuple[list[Any], int | None]:
         slots = f.slots
         found = False
         best = 0  # typed: the compiled build compares machine integers (the element is a number)
@@ -513,8 +521,18 @@ def _ranked(highest: bool, src: Fn, elem: Fn, cond: Fn | None, slot: int, cost: 
                 found, best, top = True, v, [item]
             elif v == best:
                 top.append(item)
+        return top, (best if found else None)
+
+    return ranking
+
+
+def _ranked(ranking: Ranking) -> Fn:
+    """A highest or lowest as a value: a list of the items that knows their number."""
+
+    def ranked(f: Frame) -> Ranked:
+        top, value = ranking(f)
         result = Ranked(top)
-        result.value = best if found else None
+        result.value = value
         return result
 
     return ranked
@@ -597,9 +615,24 @@ def _modify(name: str, how: str, args: tuple[Op, ...], value: Op) -> Fn:
 
 
 def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
-    stars_of, who_of = build(amount), build(target)
+    stars_of = build(amount)
     why_of = build(reason) if reason is not None else None
     fixed = amount[1] if amount[0] == "const" else None  # most awards are of a fixed number of stars
+    if target[0] == "agg" and target[1] in ("highest", "lowest"):
+        # Awarded to a highest (or lowest) straight away: its items and number, without
+        # making the list value that knows its number (see _ranked)
+        ranking = _ranking(*target[1:])
+
+        def award_ranked(f: Frame) -> None:
+            stars: int = fixed if fixed is not None else stars_of(f)
+            if stars <= 0:
+                return
+            top, value = ranking(f)
+            if _shares(f, top):
+                _give(f, tuple(top), stars, why_of, value)
+
+        return award_ranked
+    who_of = build(target)
 
     def award(f: Frame) -> None:
         stars: int = fixed if fixed is not None else stars_of(f)
@@ -608,10 +641,8 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
         who = who_of(f)
         players: tuple[Any, ...]
         if type(who) is Ranked:
-            if not who:
+            if not _shares(f, who):
                 return
-            if len(who) > 1 and not f.game.params["friendly_ties"]:  # (in AWARD_READS)
-                return  # the rules in force say a tie for the highest gives nobody the award
             players, value = who, who.value
         elif type(who) is tuple:
             if not who:
@@ -619,13 +650,25 @@ def _award(amount: Op, target: Op, reason: Op | None) -> Fn:
             players, value = who, None
         else:
             players, value = (who,), None
-        game = f.game
-        game.steps += len(players)  # bounded by the awards' own limit, so no check of the budget here
-        if len(game.awards) + len(players) > MAX_AWARDS:
-            raise EvaluationError(too_many_awards(f))
-        game.award_all(f, players, stars, why_of(f) if why_of is not None else f.card.name, value)
+        _give(f, players, stars, why_of, value)
 
     return award
+
+
+def _shares(f: Frame, top: Sequence[Any]) -> bool:
+    """Whether the award to a highest (or lowest) goes to ``top``: someone, and a tie only when
+    the rules in force say a tie shares it."""
+    if not top:
+        return False
+    return len(top) == 1 or bool(f.game.params["friendly_ties"])  # (in AWARD_READS)
+
+
+def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Fn | None, value: int | None) -> None:
+    game = f.game
+    game.steps += len(players)  # bounded by the awards' own limit, so no check of the budget here
+    if len(game.awards) + len(players) > MAX_AWARDS:
+        raise EvaluationError(too_many_awards(f))
+    game.award_all(f, players, stars, why_of(f) if why_of is not None else f.card.name, value)
 
 
 _BUILDERS: dict[str, Callable[..., Fn]] = {

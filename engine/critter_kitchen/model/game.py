@@ -235,7 +235,7 @@ class Game:
         """
         if self._in_play is not None:
             return self._in_play
-        cards: list[tuple[Card, Player | None]] = [(c, None) for c in self.ruleset.rules_cards]
+        cards = list(self.ruleset.scoring().rules_in_play)
         for round_cards in self.challenges.values():
             cards.extend((c, None) for c in round_cards)
         cards.extend((c, None) for c in self.table_cards)

@@ -27,7 +27,7 @@ MAX_QUALITY: Final = 10**12  # a meal or course quality beyond this counts as th
 def table_parameters(ruleset: Ruleset, table: Iterable[Card]) -> dict[str, Any]:
     """The rule parameters in force for everyone: the ruleset's values, changed by the cards on
     the table (the critic, the rumors, ...) in the order given."""
-    params = ruleset.base_params()
+    params = dict(ruleset.scoring().base_params)  # the game's own: cards change it
     for card in table:
         params.update(card.parameters)
     return params

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from ..dsl.closures import Compiled
     from ..dsl.nodes import Expr, Program
+    from .game import Player
 
 TIMINGS = ("before", "replace", "after")
 SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
@@ -174,6 +175,25 @@ class Ruleset:
         self.kind_schemas: dict[str, str] = {}  # kind -> schema file
         self.removed_stages: set[str] = set()  # stages a pack took out; their hooks never run
         self.deal: dict[str, DealNumber] = {}  # what a simulated game deals; scoring never reads it
+        # What every game's scoring reads of the complete ruleset, made when it is first read
+        # (the loader fills a ruleset in place until then); never pickled, see __reduce__.
+        self._scoring: Scoring | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Everything but the scoring tables: a ruleset read from the cache makes its own
+        # when it is first scored, and the cache's entries stay what the loader left.
+        return Ruleset, (self.rules_kind,), {name: getattr(self, name) for name in RULESET_FIELDS}
+
+    def scoring(self) -> Scoring:
+        """What scoring reads of this ruleset in every game, made once.
+
+        A ruleset is complete once a game is read or scored with it: nothing changes it
+        after loading (the loader's last change comes before any game is read).
+        """
+        made = self._scoring
+        if made is None:
+            made = self._scoring = scoring_of(self)
+        return made
 
     @property
     def rules_cards(self) -> list[Card]:
@@ -184,3 +204,72 @@ class Ruleset:
 
     def base_params(self) -> dict[str, Any]:
         return {name: p.value for name, p in self.parameters.items()}
+
+
+# The attributes a pickled ruleset keeps: all of them but the scoring tables.
+RULESET_FIELDS = (
+    "packs",
+    "cards",
+    "ingredient_types",
+    "counters",
+    "parameters",
+    "stages",
+    "tiebreaks",
+    "priority_label",
+    "rules_kind",
+    "card_kinds",
+    "single_kinds",
+    "kind_schemas",
+    "removed_stages",
+    "deal",
+)
+
+
+class Scoring:
+    """What scoring a game reads of its (complete) ruleset, made once per ruleset rather than
+    once per game (see :func:`scoring_of`): the rules cards, the base parameter values, the
+    canonical place of each card among the effects of a hook point, the unverified values,
+    the ranking's labels."""
+
+    def __init__(
+        self,
+        rules_in_play: list[tuple[Card, Player | None]],
+        base_params: dict[str, Any],
+        places: dict[str, tuple[int, Card, tuple[tuple[tuple[str, str], Compiled | None], ...]]],
+        unverified: tuple[tuple[str, Any, str], ...],
+        labels: list[str],
+    ) -> None:
+        self.rules_in_play = rules_in_play  # what a game's cards in play begin with
+        self.base_params = base_params  # copied by each game: cards change its copy
+        self.places = places  # card id -> its place in the order, the card, its hook points and code
+        self.unverified = unverified  # (name, value, note): a game whose parameter has this value says the note
+        self.labels = labels  # each tie-break's, then the priority order's
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A ruleset pickles without its tables (see Ruleset.__reduce__); a table pickled on its own is its parts.
+        return Scoring, (self.rules_in_play, self.base_params, self.places, self.unverified, self.labels)
+
+
+def scoring_of(rs: Ruleset) -> Scoring:
+    """The scoring tables of a complete ruleset."""
+    # The canonical order of a hook point's effects is card kind (the rules kind first, then
+    # the record's kinds in their order), card id, owner: the first two are fixed per card,
+    # so each card gets its place in that order once, with its hook points.
+    ranks = kind_ranks(rs)
+    other = len(ranks)
+    ordered = sorted(rs.cards.values(), key=lambda c: (ranks.get(c.kind, other), c.id))
+    return Scoring(
+        [(c, None) for c in rs.rules_cards],
+        rs.base_params(),
+        {
+            card.id: (n, card, tuple(((e.stage, e.timing), e.code) for e in card.effects))
+            for n, card in enumerate(ordered)
+        },
+        tuple((p.name, p.value, f"{p.name}: {p.unverified}") for p in rs.parameters.values() if p.unverified),
+        [tb.label for tb in rs.tiebreaks] + [rs.priority_label],
+    )
+
+
+def kind_ranks(rs: Ruleset) -> dict[str, int]:
+    """Card kind -> its rank in a hook point's canonical order: the rules kind, then the record's kinds."""
+    return {rs.rules_kind: 0} | {k: i + 1 for i, k in enumerate(rs.card_kinds)}

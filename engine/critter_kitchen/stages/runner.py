@@ -6,6 +6,7 @@ from ..dsl.budget import charge
 from ..dsl.changes import ConflictingSet, apply_changes
 from ..dsl.closures import Frame
 from ..errors import EvaluationError, InputError, Problem
+from ..model.ruleset import kind_ranks
 from ..values import Value
 
 TYPE_CHECKING = False
@@ -150,15 +151,50 @@ def _holders(game: Game) -> dict[str, list[tuple[Card, Player | None]]]:
     """Card id -> the card with each of its owners (None on the table), for every card in play."""
     holders: dict[str, list[tuple[Card, Player | None]]] = {}
     for card, owner in game.cards_in_play():
-        held = holders.setdefault(card.id, [])
-        if (card, owner) not in held:
+        held = holders.get(card.id)
+        if held is None:
+            holders[card.id] = [(card, owner)]
+        elif (card, owner) not in held:
             held.append((card, owner))
     return holders
 
 
 def _hooks(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
-    """The effects in play by (stage, timing), each list in canonical order: card kind, card id, owner."""
-    kinds = {game.ruleset.rules_kind: 0} | {k: i + 1 for i, k in enumerate(game.ruleset.card_kinds)}
+    """The effects in play by (stage, timing), each list in canonical order: card kind, card id, owner.
+
+    Each card's place in that order by kind and id is the ruleset's (made once): a game sorts
+    numbers, place, owner and place in play in one, rather than tuples of them. A card the
+    ruleset does not hold as it is, or an owner outside the game's players, is sorted by
+    :func:`hooks_in_order`, the definition of the order.
+    """
+    places = game.ruleset.scoring().places
+    in_play = game.cards_in_play()
+    count = len(in_play)
+    width = len(game.players) + len(game.rivals) + 1  # owner index + 1, 0 for the table
+    keys: list[int] = []
+    for n, (card, owner) in enumerate(in_play):
+        known = places.get(card.id)
+        who = owner.index + 1 if owner is not None else 0
+        if known is None or known[1] is not card or not 0 <= who < width:
+            return hooks_in_order(game)
+        if known[2]:  # a card without effects is in no list
+            keys.append((known[0] * width + who) * count + n)
+    keys.sort()  # distinct numbers: the order of (place, owner, place in play)
+    hooks: dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]] = {}
+    for key in keys:
+        card, owner = in_play[key % count]
+        for point, code in places[card.id][2]:
+            entries = hooks.get(point)
+            if entries is None:
+                hooks[point] = [(card, owner, code)]
+            else:
+                entries.append((card, owner, code))
+    return hooks
+
+
+def hooks_in_order(game: Game) -> dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]:
+    """What :func:`_hooks` gives, by sorting the cards in play by (kind, id, owner, place in play)."""
+    kinds = kind_ranks(game.ruleset)
     other = len(kinds)
     # Sorted by (kind, id, owner, place in play): the place keeps the sort stable without a key function.
     in_play = sorted(
@@ -206,10 +242,15 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
-    first, second = keys[order[0]], keys[order[1]]
-    labels = [tb.label for tb in game.ruleset.tiebreaks] + [game.ruleset.priority_label]
-    decided = next(labels[i] for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
-    return standings, decided
+    return standings, _decided_by(keys[order[0]], keys[order[1]], game.ruleset.scoring().labels)
+
+
+def _decided_by(first: tuple[Any, ...], second: tuple[Any, ...], labels: list[str]) -> str:
+    """The label of the first tie-break (or the priority order) on which the two keys differ."""
+    for i in range(len(first)):
+        if first[i] != second[i]:
+            return labels[i]
+    raise AssertionError("two players with one key")  # unreachable: the priority order tells them apart
 
 
 def _rank_key(p: Player, frames: list[tuple[Any, Frame]]) -> tuple[Any, ...]:
@@ -230,8 +271,5 @@ def score_game(game: Game, source: str = "") -> Result:
 
 def notes_of(game: Game) -> list[str]:
     """What the result must say of the rules in force: each unverified parameter value in use."""
-    return [
-        f"{p.name}: {p.unverified}"
-        for p in game.ruleset.parameters.values()
-        if p.unverified and game.params.get(p.name) == p.value
-    ]
+    params = game.params
+    return [note for name, value, note in game.ruleset.scoring().unverified if params.get(name) == value]
