@@ -158,29 +158,38 @@ def _plain_ingredients(items: Any, types: frozenset[str]) -> list[Ingredient] | 
     for item in items:
         if type(item) is not dict:
             return None
-        kind, value, spice = item.get("type"), item.get("value"), item.get("spice")
-        # Keys: type and value are there (checked next), so by its size the item has no other but spice.
-        if len(item) != (2 if spice is None else 3):
-            return None
+        size = len(item)
+        kind, value = item.get("type"), item.get("value")
         if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None
-        spices = _plain_spice_names(spice) if spice is not None else ()
-        if spices is None:
-            return None
+        # Keys: type and value are there, so by its size the item has no other but spice.
+        spices: tuple[str, ...] = ()
+        if size != 2:
+            spice = item.get("spice") if size == 3 else None
+            named = _plain_spice_names(spice) if spice is not None else None
+            if named is None:
+                return None
+            spices = named
         ingredients.append(Ingredient(kind, value, spices))
     return ingredients
 
 
-def _plain_courses(items: Any, types: tuple[str, ...], params: dict[str, Any]) -> dict[str, Course] | None:
+def _plain_courses(
+    items: Any, types: tuple[str, ...], params: dict[str, Any], checked: dict[Any, bool]
+) -> dict[str, Course] | None:
     """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps
-    ingredient types to well-formed legal ingredient courses (not tokens), else None."""
+    ingredient types to well-formed legal ingredient courses (not tokens), else None.
+
+    ``checked`` remembers, for these ``params``, whether a course type with its spices
+    passed the course rules (they read nothing else), so each is asked once a game.
+    """
     if type(items) is not dict:
         return None
     courses = {}
     for kind in types:
-        if kind not in items:
+        item = items.get(kind)
+        if item is None:
             continue
-        item = items[kind]
         if type(item) is not dict:
             return None
         value, spice = item.get("value"), item.get("spice")
@@ -189,11 +198,16 @@ def _plain_courses(items: Any, types: tuple[str, ...], params: dict[str, Any]) -
         spices = _plain_spice_names(spice) if spice is not None else ()
         if spices is None:
             return None
-        # course_problems of an ingredient of this type: the course type, then its spices
-        if course_kind_problem(kind, params) is not None or course_spice_problem(kind, spices, params, types):
+        key = (kind, spices) if spices else kind
+        legal = checked.get(key)
+        if legal is None:
+            # course_problems of an ingredient of this type: the course type, then its spices
+            legal = course_kind_problem(kind, params) is None and not course_spice_problem(kind, spices, params, types)
+            checked[key] = legal
+        if not legal:
             return None
         courses[kind] = Course(kind, value, spices, None, ingredient_course_quality(value, spices, params))
-    return courses if len(courses) == len(items) else None  # else some key is no ingredient type
+    return courses if len(courses) == len(items) else None  # else some key is no ingredient type (or null)
 
 
 def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
@@ -258,6 +272,10 @@ class RecordReader:
         self.single = ruleset.single_kinds
         self.types = frozenset(ruleset.ingredient_types)
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
+        # Whether a course type with its spices is legal, by the id of the parameters in force
+        # (each player's dict lives as long as the reader): see _plain_courses.
+        self.courses_checked: dict[int, dict[Any, bool]] = {}
+        self.player_keys = frozenset((*PLAYER_KEYS, *self.owned_fields))  # the keys of a plain player entry
 
     def fail(
         self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
@@ -358,6 +376,8 @@ class RecordReader:
     def is_a_card_unread(self) -> bool:
         """Whether a problem so far is about a card in play other than a challenge (or a key
         that may have meant one): such a card may change any rule parameter."""
+        if not self.places:
+            return False
         plain = {*PLAYER_KEYS, "automated"} - self.owned_fields.keys()
         for path, _ in self.places:
             if path[:1] == ("cards",) and path[1:2] != (CHALLENGES,) and len(path) > 1:
@@ -444,12 +464,15 @@ class RecordReader:
             or not params["min_automated"].value <= 0 <= params["max_automated"].value
         ):
             return None
-        allowed = {*PLAYER_KEYS, *self.owned_fields}
+        allowed = self.player_keys
         players: list[Player] = []
         names: set[str] = set()
         for entry in value:
-            if type(entry) is not dict or not entry.keys() <= allowed:
+            if type(entry) is not dict:
                 return None
+            for key in entry:
+                if key not in allowed:
+                    return None
             name = entry.get("name")
             if type(name) is not str or name in names or name_problem(name) is not None:
                 return None
@@ -484,8 +507,8 @@ class RecordReader:
     def player_cards(self, game: Game, items: Any) -> None:
         holdings = self.plain_holdings(game.players, items) if self.plain else None
         if holdings is not None:
-            for player, held in zip(game.players, holdings, strict=True):
-                player.owned = held
+            for i, player in enumerate(game.players):  # (as many holdings as players)
+                player.owned = holdings[i]
             return
         by_name = {p.name: p for p in game.players}
         taken: dict[str, str] = {}
@@ -523,7 +546,8 @@ class RecordReader:
             return None
         holdings: list[tuple[Card, ...]] = []
         taken: set[str] = set()
-        for player, entry in zip(players, items, strict=True):
+        for i, player in enumerate(players):  # (as many entries as players)
+            entry = items[i]
             if type(entry) is not dict or entry.get("name") != player.name:
                 return None
             held: list[Card] = []
@@ -596,8 +620,11 @@ class RecordReader:
 
     def plain_cards(self, value: Any) -> tuple[dict[str, tuple[Card, ...]], tuple[Card, ...]] | None:
         """The challenges by round and the table cards, when ``cards`` is plainly well formed."""
-        if type(value) is not dict or not value.keys() <= self.table_fields.keys():
+        if type(value) is not dict:
             return None
+        for field in value:
+            if field not in self.table_fields:
+                return None
         challenges: dict[str, tuple[Card, ...]] = {}
         table: list[Card] = []
         for field, kind in self.table_fields.items():
@@ -782,9 +809,11 @@ class RecordReader:
                 return None
             serving += 1
             found = 0
+            params = self.player_params[player]
             for i, card in enumerate(cards):
-                if card.id in served:
-                    meal = self.plain_meal(player, rnd, card, i == last, served[card.id])
+                data = served.get(card.id)
+                if data is not None:  # (a meal of null is not found, and so not plain)
+                    meal = self.plain_meal(player, rnd, card, i == last, data, params)
                     if meal is None:
                         return None
                     meals.append(meal)
@@ -793,18 +822,26 @@ class RecordReader:
                 return None
         return tuple(meals) if serving == len(value) else None
 
-    def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any) -> Meal | None:
-        """The meal when it is plainly well formed and legal, else None."""
+    def plain_meal(
+        self, player: Player, rnd: str, card: Card, held: bool, value: Any, params: dict[str, Any]
+    ) -> Meal | None:
+        """The meal when it is plainly well formed and legal, else None (``params``: the player's)."""
         if type(value) is not dict:
             return None
-        params = self.player_params[player]
-        tokens = _plain_tokens(value, params["token_values"], "ingredients")
-        ingredients = _plain_ingredients(value.get("ingredients", []), self.types)
-        if (
-            tokens is None
-            or ingredients is None
-            or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types)
-        ):
+        # One walk over the meal's keys: its ingredients, and every other key a token count.
+        values: dict[str, int] = params["token_values"]
+        tokens: dict[str, int] = {}
+        ingredients: list[Ingredient] | None = []
+        for key, n in value.items():
+            if key == "ingredients":
+                ingredients = _plain_ingredients(n, self.types)
+                if ingredients is None:
+                    return None
+            elif key in values and type(n) is int and 0 <= n <= MAX_VALUE:
+                tokens[key] = n
+            else:
+                return None
+        if ingredients is None or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types):
             return None
         return _served(rnd, card, player, ingredients, tokens, params)
 
@@ -905,8 +942,13 @@ class RecordReader:
             return None
         params = self.player_params[player]
         tokens = _plain_tokens(value, params["token_values"], "courses")
-        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params)
-        if tokens is None or courses is None:
+        if tokens is None:
+            return None
+        checked = self.courses_checked.get(id(params))
+        if checked is None:
+            checked = self.courses_checked[id(params)] = {}
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params, checked)
+        if courses is None:
             return None
         return tokens, courses
 
