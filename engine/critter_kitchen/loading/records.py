@@ -11,6 +11,7 @@ from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
     course_kind_problem,
+    course_problems,
     course_quality,
     course_spice_problem,
     course_token_refused,
@@ -178,7 +179,7 @@ def _plain_courses(
     items: Any, types: tuple[str, ...], params: dict[str, Any], checked: dict[Any, bool]
 ) -> dict[str, Course] | None:
     """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps
-    ingredient types to well-formed legal ingredient courses (not tokens), else None.
+    ingredient types to well-formed legal courses (ingredients or tokens), else None.
 
     ``checked`` remembers, for these ``params``, whether a course type with its spices
     passed the course rules (they read nothing else), so each is asked once a game.
@@ -193,6 +194,12 @@ def _plain_courses(
         if type(item) is not dict:
             return None
         value, spice = item.get("value"), item.get("spice")
+        if value is None and len(item) == 1:
+            course = _plain_token_course(kind, item.get("token"), params, types, checked)
+            if course is None:
+                return None
+            courses[kind] = course
+            continue
         if len(item) != (1 if spice is None else 2) or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None  # (by its size, an item with a value has no key but spice)
         spices = _plain_spice_names(spice) if spice is not None else ()
@@ -208,6 +215,23 @@ def _plain_courses(
             return None
         courses[kind] = Course(kind, value, spices, None, ingredient_course_quality(value, spices, params))
     return courses if len(courses) == len(items) else None  # else some key is no ingredient type (or null)
+
+
+def _plain_token_course(
+    kind: str, token: Any, params: dict[str, Any], types: tuple[str, ...], checked: dict[Any, bool]
+) -> Course | None:
+    """The ``kind`` course of one token (an item of no key but ``token``) when it is legal, else None."""
+    if type(token) is not str:
+        return None
+    key = (kind, token, "token")
+    legal = checked.get(key)
+    if legal is None:
+        legal = not course_problems(kind, token, params, types)
+        checked[key] = legal
+    if not legal:
+        return None
+    quality = course_quality(token, params)
+    return Course(kind, quality, (), token, quality)
 
 
 def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
