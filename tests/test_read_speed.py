@@ -180,3 +180,14 @@ def test_random_games_under_a_held_card_read_the_same_both_ways(
     read_both_ways(held_rules, data)
     for _ in range(9):
         read_both_ways(held_rules, varied(data, rng))
+
+
+def test_what_a_reader_knows_of_a_ruleset_follows_a_change_made_in_place() -> None:
+    rules = load_ruleset()
+    reader = RecordReader(rules, "game.yaml")
+    assert reader.owned_fields["restaurateur"] == "restaurateur" and "fish" in reader.types
+    rules.card_kinds["restaurateur"] = "cards.owners"  # now a field of the record's cards
+    rules.ingredient_types = tuple(t for t in rules.ingredient_types if t != "fish")
+    reader = RecordReader(rules, "game.yaml")
+    assert "restaurateur" not in reader.owned_fields and reader.table_fields["owners"] == "restaurateur"
+    assert "fish" not in reader.types and "restaurateur" not in reader.player_keys

@@ -248,13 +248,16 @@ def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
 
 def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> dict[str, int] | None:
     """The token counts of a meal (every key but ``skip``) when all are well formed, else None."""
+    if skip in values:
+        return None  # a token named like the meal's other key: left to the detailed checks
     tokens = {}
     for key, n in data.items():
-        if key == skip:
-            continue
-        if key not in values or type(n) is not int or not 0 <= n <= MAX_VALUE:
+        if key in values:  # (looked up first: only a key that names no token is compared with skip)
+            if type(n) is not int or not 0 <= n <= MAX_VALUE:
+                return None
+            tokens[key] = n
+        elif key != skip:
             return None
-        tokens[key] = n
     return tokens
 
 
@@ -263,6 +266,42 @@ def _served(
 ) -> Meal:
     """A legal meal with its quality."""
     return Meal(rnd, card, player, tuple(ingredients), tokens, meal_quality(ingredients, tokens, params))
+
+
+class _ReaderFacts:
+    """What a reader needs of a ruleset's card kinds and ingredient types, worked out once."""
+
+    def __init__(self, kinds: dict[str, str], types: tuple[str, ...]) -> None:
+        self.kinds = kinds  # what they were worked out from (copies: see _reader_facts)
+        self.source_types = types
+        # Where a record names each kind of card: a field of its ``cards`` (cards on the
+        # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
+        # Readers share these and never change them.
+        self.table_fields: dict[str, str] = {}
+        self.owned_fields: dict[str, str] = {}
+        for kind, slot in kinds.items():
+            scope, _, field = slot.partition(".")
+            if scope == "cards":
+                self.table_fields[field] = kind
+            elif scope == "players":
+                self.owned_fields[field] = kind
+        self.types = frozenset(types)
+        self.player_keys = frozenset((*PLAYER_KEYS, *self.owned_fields))  # the keys of a plain player entry
+
+
+# The facts of the rulesets read lately, by id. An entry is used only while the ruleset's
+# card kinds and ingredient types equal what it was made from: a ruleset changed in place,
+# or a new one at a freed address, gets facts of its own.
+_FACTS: dict[int, _ReaderFacts] = {}
+
+
+def _reader_facts(ruleset: Ruleset) -> _ReaderFacts:
+    facts = _FACTS.get(id(ruleset))
+    if facts is None or facts.source_types != ruleset.ingredient_types or facts.kinds != ruleset.card_kinds:
+        if len(_FACTS) >= 16:
+            _FACTS.clear()
+        facts = _FACTS[id(ruleset)] = _ReaderFacts(dict(ruleset.card_kinds), ruleset.ingredient_types)
+    return facts
 
 
 class RecordReader:
@@ -283,23 +322,16 @@ class RecordReader:
         # While a card in play could not be read, any rule parameter may be other than it
         # seems: the meals are then checked only for what no parameter decides.
         self.shape_only = False
-        # Where a record names each kind of card: a field of its ``cards`` (cards on the
-        # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
-        self.table_fields: dict[str, str] = {}
-        self.owned_fields: dict[str, str] = {}
-        for kind, slot in ruleset.card_kinds.items():
-            scope, _, field = slot.partition(".")
-            if scope == "cards":
-                self.table_fields[field] = kind
-            elif scope == "players":
-                self.owned_fields[field] = kind
+        facts = _reader_facts(ruleset)
+        self.table_fields = facts.table_fields
+        self.owned_fields = facts.owned_fields
         self.single = ruleset.single_kinds
-        self.types = frozenset(ruleset.ingredient_types)
+        self.types = facts.types
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
         # Whether a course type with its spices is legal, by the id of the parameters in force
         # (each player's dict lives as long as the reader): see _plain_courses.
         self.courses_checked: dict[int, dict[Any, bool]] = {}
-        self.player_keys = frozenset((*PLAYER_KEYS, *self.owned_fields))  # the keys of a plain player entry
+        self.player_keys = facts.player_keys
 
     def fail(
         self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
@@ -852,20 +884,17 @@ class RecordReader:
         """The meal when it is plainly well formed and legal, else None (``params``: the player's)."""
         if type(value) is not dict:
             return None
-        # One walk over the meal's keys: its ingredients, and every other key a token count.
-        values: dict[str, int] = params["token_values"]
-        tokens: dict[str, int] = {}
-        ingredients: list[Ingredient] | None = []
-        for key, n in value.items():
-            if key == "ingredients":
-                ingredients = _plain_ingredients(n, self.types)
-                if ingredients is None:
-                    return None
-            elif key in values and type(n) is int and 0 <= n <= MAX_VALUE:
-                tokens[key] = n
-            else:
-                return None
-        if ingredients is None or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types):
+        items = value.get("ingredients")
+        if items is not None:
+            ingredients = _plain_ingredients(items, self.types)
+        else:  # no ingredients, unless the key is there with a null
+            ingredients = None if "ingredients" in value else []
+        tokens = _plain_tokens(value, params["token_values"], "ingredients")
+        if (
+            ingredients is None
+            or tokens is None
+            or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types)
+        ):
             return None
         return _served(rnd, card, player, ingredients, tokens, params)
 
