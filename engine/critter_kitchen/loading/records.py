@@ -248,16 +248,13 @@ def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
 
 def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> dict[str, int] | None:
     """The token counts of a meal (every key but ``skip``) when all are well formed, else None."""
-    if skip in values:
-        return None  # a token named like the meal's other key: left to the detailed checks
     tokens = {}
     for key, n in data.items():
-        if key in values:  # (looked up first: only a key that names no token is compared with skip)
-            if type(n) is not int or not 0 <= n <= MAX_VALUE:
-                return None
-            tokens[key] = n
-        elif key != skip:
+        if key == skip:
+            continue
+        if key not in values or type(n) is not int or not 0 <= n <= MAX_VALUE:
             return None
+        tokens[key] = n
     return tokens
 
 
