@@ -11,6 +11,7 @@ from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
     course_kind_problem,
+    course_problems,
     course_quality,
     course_spice_problem,
     course_token_refused,
@@ -158,42 +159,79 @@ def _plain_ingredients(items: Any, types: frozenset[str]) -> list[Ingredient] | 
     for item in items:
         if type(item) is not dict:
             return None
-        kind, value, spice = item.get("type"), item.get("value"), item.get("spice")
-        # Keys: type and value are there (checked next), so by its size the item has no other but spice.
-        if len(item) != (2 if spice is None else 3):
-            return None
+        size = len(item)
+        kind, value = item.get("type"), item.get("value")
         if type(kind) is not str or kind not in types or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None
-        spices = _plain_spice_names(spice) if spice is not None else ()
-        if spices is None:
-            return None
+        # Keys: type and value are there, so by its size the item has no other but spice.
+        spices: tuple[str, ...] = ()
+        if size != 2:
+            spice = item.get("spice") if size == 3 else None
+            named = _plain_spice_names(spice) if spice is not None else None
+            if named is None:
+                return None
+            spices = named
         ingredients.append(Ingredient(kind, value, spices))
     return ingredients
 
 
-def _plain_courses(items: Any, types: tuple[str, ...], params: dict[str, Any]) -> dict[str, Course] | None:
+def _plain_courses(
+    items: Any, types: tuple[str, ...], params: dict[str, Any], checked: dict[Any, bool]
+) -> dict[str, Course] | None:
     """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps
-    ingredient types to well-formed legal ingredient courses (not tokens), else None."""
+    ingredient types to well-formed legal courses (ingredients or tokens), else None.
+
+    ``checked`` remembers, for these ``params``, whether a course type with its spices
+    passed the course rules (they read nothing else), so each is asked once a game.
+    """
     if type(items) is not dict:
         return None
     courses = {}
     for kind in types:
-        if kind not in items:
+        item = items.get(kind)
+        if item is None:
             continue
-        item = items[kind]
         if type(item) is not dict:
             return None
         value, spice = item.get("value"), item.get("spice")
+        if value is None and len(item) == 1:
+            course = _plain_token_course(kind, item.get("token"), params, types, checked)
+            if course is None:
+                return None
+            courses[kind] = course
+            continue
         if len(item) != (1 if spice is None else 2) or type(value) is not int or not 0 < value <= MAX_VALUE:
             return None  # (by its size, an item with a value has no key but spice)
         spices = _plain_spice_names(spice) if spice is not None else ()
         if spices is None:
             return None
-        # course_problems of an ingredient of this type: the course type, then its spices
-        if course_kind_problem(kind, params) is not None or course_spice_problem(kind, spices, params, types):
+        key = (kind, spices) if spices else kind
+        legal = checked.get(key)
+        if legal is None:
+            # course_problems of an ingredient of this type: the course type, then its spices
+            legal = course_kind_problem(kind, params) is None and not course_spice_problem(kind, spices, params, types)
+            checked[key] = legal
+        if not legal:
             return None
         courses[kind] = Course(kind, value, spices, None, ingredient_course_quality(value, spices, params))
-    return courses if len(courses) == len(items) else None  # else some key is no ingredient type
+    return courses if len(courses) == len(items) else None  # else some key is no ingredient type (or null)
+
+
+def _plain_token_course(
+    kind: str, token: Any, params: dict[str, Any], types: tuple[str, ...], checked: dict[Any, bool]
+) -> Course | None:
+    """The ``kind`` course of one token (an item of no key but ``token``) when it is legal, else None."""
+    if type(token) is not str:
+        return None
+    key = (kind, token, "token")
+    legal = checked.get(key)
+    if legal is None:
+        legal = not course_problems(kind, token, params, types)
+        checked[key] = legal
+    if not legal:
+        return None
+    quality = course_quality(token, params)
+    return Course(kind, quality, (), token, quality)
 
 
 def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
@@ -227,6 +265,42 @@ def _served(
     return Meal(rnd, card, player, tuple(ingredients), tokens, meal_quality(ingredients, tokens, params))
 
 
+class _ReaderFacts:
+    """What a reader needs of a ruleset's card kinds and ingredient types, worked out once."""
+
+    def __init__(self, kinds: dict[str, str], types: tuple[str, ...]) -> None:
+        self.kinds = kinds  # what they were worked out from (copies: see _reader_facts)
+        self.source_types = types
+        # Where a record names each kind of card: a field of its ``cards`` (cards on the
+        # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
+        # Readers share these and never change them.
+        self.table_fields: dict[str, str] = {}
+        self.owned_fields: dict[str, str] = {}
+        for kind, slot in kinds.items():
+            scope, _, field = slot.partition(".")
+            if scope == "cards":
+                self.table_fields[field] = kind
+            elif scope == "players":
+                self.owned_fields[field] = kind
+        self.types = frozenset(types)
+        self.player_keys = frozenset((*PLAYER_KEYS, *self.owned_fields))  # the keys of a plain player entry
+
+
+# The facts of the rulesets read lately, by id. An entry is used only while the ruleset's
+# card kinds and ingredient types equal what it was made from: a ruleset changed in place,
+# or a new one at a freed address, gets facts of its own.
+_FACTS: dict[int, _ReaderFacts] = {}
+
+
+def _reader_facts(ruleset: Ruleset) -> _ReaderFacts:
+    facts = _FACTS.get(id(ruleset))
+    if facts is None or facts.source_types != ruleset.ingredient_types or facts.kinds != ruleset.card_kinds:
+        if len(_FACTS) >= 16:
+            _FACTS.clear()
+        facts = _FACTS[id(ruleset)] = _ReaderFacts(dict(ruleset.card_kinds), ruleset.ingredient_types)
+    return facts
+
+
 class RecordReader:
     def __init__(self, ruleset: Ruleset, source: str, document: Document | None = None, *, plain: bool = True) -> None:
         self.rs = ruleset
@@ -245,19 +319,16 @@ class RecordReader:
         # While a card in play could not be read, any rule parameter may be other than it
         # seems: the meals are then checked only for what no parameter decides.
         self.shape_only = False
-        # Where a record names each kind of card: a field of its ``cards`` (cards on the
-        # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
-        self.table_fields: dict[str, str] = {}
-        self.owned_fields: dict[str, str] = {}
-        for kind, slot in ruleset.card_kinds.items():
-            scope, _, field = slot.partition(".")
-            if scope == "cards":
-                self.table_fields[field] = kind
-            elif scope == "players":
-                self.owned_fields[field] = kind
+        facts = _reader_facts(ruleset)
+        self.table_fields = facts.table_fields
+        self.owned_fields = facts.owned_fields
         self.single = ruleset.single_kinds
-        self.types = frozenset(ruleset.ingredient_types)
+        self.types = facts.types
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
+        # Whether a course type with its spices is legal, by the id of the parameters in force
+        # (each player's dict lives as long as the reader): see _plain_courses.
+        self.courses_checked: dict[int, dict[Any, bool]] = {}
+        self.player_keys = facts.player_keys
 
     def fail(
         self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
@@ -358,6 +429,8 @@ class RecordReader:
     def is_a_card_unread(self) -> bool:
         """Whether a problem so far is about a card in play other than a challenge (or a key
         that may have meant one): such a card may change any rule parameter."""
+        if not self.places:
+            return False
         plain = {*PLAYER_KEYS, "automated"} - self.owned_fields.keys()
         for path, _ in self.places:
             if path[:1] == ("cards",) and path[1:2] != (CHALLENGES,) and len(path) > 1:
@@ -444,12 +517,15 @@ class RecordReader:
             or not params["min_automated"].value <= 0 <= params["max_automated"].value
         ):
             return None
-        allowed = {*PLAYER_KEYS, *self.owned_fields}
+        allowed = self.player_keys
         players: list[Player] = []
         names: set[str] = set()
         for entry in value:
-            if type(entry) is not dict or not entry.keys() <= allowed:
+            if type(entry) is not dict:
                 return None
+            for key in entry:
+                if key not in allowed:
+                    return None
             name = entry.get("name")
             if type(name) is not str or name in names or name_problem(name) is not None:
                 return None
@@ -484,8 +560,8 @@ class RecordReader:
     def player_cards(self, game: Game, items: Any) -> None:
         holdings = self.plain_holdings(game.players, items) if self.plain else None
         if holdings is not None:
-            for player, held in zip(game.players, holdings, strict=True):
-                player.owned = held
+            for i, player in enumerate(game.players):  # (as many holdings as players)
+                player.owned = holdings[i]
             return
         by_name = {p.name: p for p in game.players}
         taken: dict[str, str] = {}
@@ -523,7 +599,8 @@ class RecordReader:
             return None
         holdings: list[tuple[Card, ...]] = []
         taken: set[str] = set()
-        for player, entry in zip(players, items, strict=True):
+        for i, player in enumerate(players):  # (as many entries as players)
+            entry = items[i]
             if type(entry) is not dict or entry.get("name") != player.name:
                 return None
             held: list[Card] = []
@@ -596,8 +673,11 @@ class RecordReader:
 
     def plain_cards(self, value: Any) -> tuple[dict[str, tuple[Card, ...]], tuple[Card, ...]] | None:
         """The challenges by round and the table cards, when ``cards`` is plainly well formed."""
-        if type(value) is not dict or not value.keys() <= self.table_fields.keys():
+        if type(value) is not dict:
             return None
+        for field in value:
+            if field not in self.table_fields:
+                return None
         challenges: dict[str, tuple[Card, ...]] = {}
         table: list[Card] = []
         for field, kind in self.table_fields.items():
@@ -782,9 +862,11 @@ class RecordReader:
                 return None
             serving += 1
             found = 0
+            params = self.player_params[player]
             for i, card in enumerate(cards):
-                if card.id in served:
-                    meal = self.plain_meal(player, rnd, card, i == last, served[card.id])
+                data = served.get(card.id)
+                if data is not None:  # (a meal of null is not found, and so not plain)
+                    meal = self.plain_meal(player, rnd, card, i == last, data, params)
                     if meal is None:
                         return None
                     meals.append(meal)
@@ -793,16 +875,21 @@ class RecordReader:
                 return None
         return tuple(meals) if serving == len(value) else None
 
-    def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any) -> Meal | None:
-        """The meal when it is plainly well formed and legal, else None."""
+    def plain_meal(
+        self, player: Player, rnd: str, card: Card, held: bool, value: Any, params: dict[str, Any]
+    ) -> Meal | None:
+        """The meal when it is plainly well formed and legal, else None (``params``: the player's)."""
         if type(value) is not dict:
             return None
-        params = self.player_params[player]
+        items = value.get("ingredients")
+        if items is not None:
+            ingredients = _plain_ingredients(items, self.types)
+        else:  # no ingredients, unless the key is there with a null
+            ingredients = None if "ingredients" in value else []
         tokens = _plain_tokens(value, params["token_values"], "ingredients")
-        ingredients = _plain_ingredients(value.get("ingredients", []), self.types)
         if (
-            tokens is None
-            or ingredients is None
+            ingredients is None
+            or tokens is None
             or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types)
         ):
             return None
@@ -905,8 +992,13 @@ class RecordReader:
             return None
         params = self.player_params[player]
         tokens = _plain_tokens(value, params["token_values"], "courses")
-        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params)
-        if tokens is None or courses is None:
+        if tokens is None:
+            return None
+        checked = self.courses_checked.get(id(params))
+        if checked is None:
+            checked = self.courses_checked[id(params)] = {}
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params, checked)
+        if courses is None:
             return None
         return tokens, courses
 
