@@ -61,8 +61,8 @@ if TYPE_CHECKING:
 
     from ..dsl.closures import Compiled
     from ..model.game import Checkpoint
-    from ..model.ruleset import Card
-    from .runner import HookTables
+    from ..model.ruleset import Card, Ruleset
+    from .runner import Holders, Hooks, HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
     _Alike = tuple[
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         tuple[tuple[str, tuple[tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int], ...]], ...],
     ]
     _Qualities = tuple[tuple[int, ...], ...]
+    _Listed = tuple[int, tuple[str, str], list[tuple[Card, Player | None, Compiled | None]], frozenset[str] | None]
 
 # What differs between a rescoring and the run with every card, one bit each (registry.STATE).
 STATE_BITS = {STARS: 1, QUALITY: 2, MEALS: 4}
@@ -92,17 +93,19 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     :func:`removable_cards`; InputError or EvaluationError as scoring the record would.
     """
     removed = frozenset(card_ids)
-    unknown = removed - {c.id for c in removable_cards(game)}
+    plan = _plan(game, source)
+    unknown = removed - plan.removable_ids
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
-    plan = _plan(game, source)
     fresh = game_without(game, removed, plan.pristine, (), plan.alike)
+    alone = plan.alone.get(next(iter(removed))) if len(removed) == 1 else None
     changed: frozenset[str] = frozenset()
     if any(game.ruleset.cards[cid].parameters for cid in removed):
         if _meal_state(fresh) != plan.pristine:
             return plan.rescore(fresh, source, 0, None)  # other meals: nothing recorded applies
-        changed = frozenset(changed_parameters(game.params, fresh.params))
-    return plan.rescore(fresh, source, plan.first_point(removed, changed, 0), _Changes(removed, changed, 0))
+        changed = frozenset(changed_parameters(game.params, fresh.params)) if alone is None else alone[1]
+    first = plan.first_point(removed, changed, 0) if alone is None else alone[0]
+    return plan.rescore(fresh, source, first, _Changes(removed, changed, 0))
 
 
 def score_without_meals(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:
@@ -260,6 +263,92 @@ class _Changes:
 
 
 TIMING_POINT = {"before": 0, "replace": 1, "after": 2}  # each timing's hook point within its stage
+STATE_INDEX = {STARS: 0, QUALITY: 1, MEALS: 2}  # each part of the state's place in _Marks.reading, .writing
+QUALITY_INDEX = STATE_INDEX[QUALITY]
+
+
+class _Marks:
+    """Where programs are and what they read and write, as bits of hook points (bit n: point n)."""
+
+    def __init__(self) -> None:
+        self.points = 0  # where the card has effects
+        self.seeing = 0  # where code asks which cards are in play
+        self.params: dict[str, int] = {}  # parameter name -> where code reads it
+        self.reading = [0, 0, 0]  # by STATE_INDEX: where code reads that part of the state
+        self.writing = [0, 0, 0]  # by STATE_INDEX: where code changes it
+
+    def add(self, point: int, code: Compiled | None) -> None:
+        if code is None:
+            return
+        bit = 1 << point
+        if code.sees_cards:
+            self.seeing |= bit
+        for name in code.params_read:
+            self.params[name] = self.params.get(name, 0) | bit
+        for name in code.state_read:
+            self.reading[STATE_INDEX[name]] |= bit
+        for name in code.state_written:
+            self.writing[STATE_INDEX[name]] |= bit
+
+
+class _RulesetMarks:
+    """What the plans of one ruleset's games share: where each stage's hook points are, the
+    marks of the stages' own programs and of each card's effects (made when a card is first
+    met: they do not depend on the game), the points of the stages each card declares, and
+    what the tie-breaks read."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.stages = list(ruleset.stages)  # what they were made from (see _ruleset_marks)
+        self.tiebreaks = list(ruleset.tiebreaks)
+        self.stage_index = {stage.name: i for i, stage in enumerate(self.stages)}
+        self.stage_names = [stage.name for stage in self.stages]
+        self.end = len(self.stages) * POINTS
+        self.stage_marks = _Marks()
+        self.declaring: dict[str, int] = {}  # card id -> the points of the stages it declares
+        for i, stage in enumerate(self.stages):
+            self.stage_marks.add(i * POINTS + TIMING_POINT["replace"], stage.code)
+            self.declaring[stage.card] = self.declaring.get(stage.card, 0) | 0b111 << (i * POINTS)
+        self.cards: dict[Card, _Marks] = {}
+        codes = [tb.code for tb in self.tiebreaks if tb.code is not None]
+        self.rank_sees = any(code.sees_cards for code in codes)
+        self.rank_params = frozenset(p for code in codes for p in code.params_read)
+        self.rank_reads = _bits(s for code in codes for s in code.state_read)
+
+    def of(self, card: Card) -> _Marks:
+        """The marks of ``card``'s effects."""
+        marks = self.cards.get(card)
+        if marks is None:
+            marks = self.cards[card] = _Marks()
+            for effect in card.effects:
+                point = self.point(effect.stage, effect.timing)
+                if point < self.end:
+                    marks.points |= 1 << point
+                    marks.add(point, effect.code)
+        return marks
+
+    def point(self, stage: str, timing: str) -> int:
+        index = self.stage_index.get(stage)
+        return self.end if index is None else index * POINTS + TIMING_POINT[timing]
+
+
+_RULESET_MARKS: dict[int, _RulesetMarks] = {}  # id of a ruleset -> its marks (the ruleset kept in them)
+
+
+def _ruleset_marks(ruleset: Ruleset) -> _RulesetMarks:
+    """``ruleset``'s marks, made once (again if its stages or tie-breaks are no longer the ones
+    they were made from)."""
+    marks = _RULESET_MARKS.get(id(ruleset))
+    if (
+        marks is None
+        or marks.ruleset is not ruleset
+        or marks.stages != ruleset.stages
+        or marks.tiebreaks != ruleset.tiebreaks
+    ):
+        if len(_RULESET_MARKS) >= 16:  # a process that loads rulesets over and over keeps a few
+            _RULESET_MARKS.clear()
+        marks = _RULESET_MARKS[id(ruleset)] = _RulesetMarks(ruleset)
+    return marks
 
 
 class _Plan:
@@ -271,11 +360,10 @@ class _Plan:
     """
 
     def __init__(self, game: Game, source: str) -> None:
-        stages = game.ruleset.stages
-        self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
-        self.stage_names = [stage.name for stage in stages]
-        self.declared_by = [stage.card for stage in stages]
-        self.end = len(stages) * POINTS
+        marks = self.marks = _ruleset_marks(game.ruleset)
+        self.stage_index = marks.stage_index
+        self.stage_names = marks.stage_names
+        self.end = marks.end
         self._footprints(game)
         self.checkpoints: dict[int, Checkpoint] = {}
         self.spans: list[tuple[int, int, int, int, int, int] | None] = [None] * self.end
@@ -293,18 +381,18 @@ class _Plan:
             self.pristine = _meal_state(whole)
             self.alike = _alike(game, self.pristine)
         self.names = {p.name for p in whole.players}
-        wanted = {self._first_alone(game, card) for card in removable_cards(game)}
-        wanted |= {self.first_point(frozenset(), frozenset(), MEALS_BIT)} if game.challenges else set()
-        recorder = _Recorder(self, wanted - {0})
+        removable = removable_cards(game)
+        self.removable_ids = frozenset(c.id for c in removable)
+        # where removing each card alone starts (the meals as they are), and the parameters it changes
+        self.alone = {card.id: self._alone(game, card) for card in removable}
+        wanted = 0
+        for first, _ in self.alone.values():
+            wanted |= 1 << first
+        if game.challenges:
+            wanted |= 1 << self.first_point(frozenset(), frozenset(), MEALS_BIT)
+        recorder = _Recorder(self, wanted & ~1)
         self.tables = hook_tables(whole)
-        hooks, holders = self.tables
-        # the tables' lists no held card is in: each with its card ids, to share them with a removal
-        self.kept_hooks = {
-            key: frozenset(c.id for c, _, _ in entries)
-            for key, entries in hooks.items()
-            if all(o is None for _, o, _ in entries)
-        }
-        self.kept_holders = {card_id for card_id, entries in holders.items() if all(o is None for _, o in entries)}
+        self._shared_tables()
         try:
             run_stages(whole, source, 0, recorder.pause, self.tables)
             recorder.finish(whole)
@@ -316,6 +404,35 @@ class _Plan:
         self.awards = whole.awards
         self.order = [s.player.index for s in standings]
 
+    def _shared_tables(self) -> None:
+        """The hook tables' lists in stage order, each with the card ids in it when no held card
+        is (a removal without those cards shares it: run_stages only reads them); and the holders
+        of the cards that declare stages, the only ones run_stages looks up."""
+        hooks, holders = self.tables
+        index = self.stage_index
+        listed: list[
+            tuple[int, tuple[str, str], list[tuple[Card, Player | None, Compiled | None]], frozenset[str] | None]
+        ] = []
+        for key, entries in hooks.items():
+            stage = index.get(key[0])
+            if stage is not None:  # no such stage: never looked up
+                ids = frozenset(c.id for c, _, _ in entries) if all(o is None for _, o, _ in entries) else None
+                listed.append((stage, key, entries, ids))
+        listed.sort(key=_stage_of)
+        self.hook_list = listed
+        self.hooks_from = [0] * (len(self.stage_names) + 1)  # stage index -> the first of its lists
+        at = len(listed)
+        for stage in range(len(self.stage_names), -1, -1):
+            while at > 0 and listed[at - 1][0] >= stage:
+                at -= 1
+            self.hooks_from[stage] = at
+        declaring = self.marks.declaring
+        self.holder_list = [
+            (card_id, entries, all(o is None for _, o in entries))
+            for card_id, entries in holders.items()
+            if card_id in declaring
+        ]
+
     def rescore(self, fresh: Game, source: str, first: int, changes: _Changes | None) -> Result:
         """Score ``fresh`` from hook point ``first`` on (its checkpoint, or 0), replaying what
         ``changes`` leave as it was (``changes`` None: run everything)."""
@@ -326,7 +443,7 @@ class _Plan:
             run_stages(fresh, source, start)
             return _ranked(fresh)
         replay = _Replay(self, fresh, changes, start)
-        run_stages(fresh, source, start, replay.pause, self.tables_for(fresh, changes.removed))
+        run_stages(fresh, source, start, replay.pause, self.tables_for(fresh, changes.removed, start))
         replay.settle(self.end)
         if self.ranks_alike(replay.differs, changes):
             return self._ranked_as_before(fresh)
@@ -334,35 +451,36 @@ class _Plan:
 
     def ranks_alike(self, differs: int, changes: _Changes) -> bool:
         """Whether the tie-breaks give every player what they gave in the run with every card."""
+        marks = self.marks
         return not (
-            differs & self.rank_reads or (changes.removed and self.rank_sees) or changes.params & self.rank_params
+            differs & marks.rank_reads or (changes.removed and marks.rank_sees) or changes.params & marks.rank_params
         )
 
-    def tables_for(self, fresh: Game, removed: frozenset[str]) -> HookTables:
-        """``fresh``'s hook tables: the run's with every card, without the cards ``removed``,
-        each held card's owner the player of ``fresh``. A list with no held card and none of
-        the cards ``removed`` is the run's own (run_stages only reads them)."""
-        hooks, holders = self.tables
+    def tables_for(self, fresh: Game, removed: frozenset[str], start: int = 0) -> HookTables:
+        """``fresh``'s hook tables from hook point ``start`` on (what run_stages looks up from
+        there): the run's with every card, without the cards ``removed``, each held card's owner
+        the player of ``fresh``. A list with no held card and none of the cards ``removed`` is the
+        run's own (run_stages only reads them)."""
         players = fresh.players
-        kept = self.kept_hooks
-        fresh_hooks = {
-            key: entries
-            if key in kept and not kept[key] & removed
-            else [(c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed]
-            for key, entries in hooks.items()
-        }
-        fresh_holders = {
-            card_id: entries
-            if card_id in self.kept_holders
-            else [(c, None if o is None else players[o.index]) for c, o in entries]
-            for card_id, entries in holders.items()
-            if card_id not in removed
-        }
+        fresh_hooks: Hooks = {}
+        for _, key, entries, ids in self.hook_list[self.hooks_from[start // POINTS] :]:
+            if ids is not None and not ids & removed:
+                fresh_hooks[key] = entries
+            else:
+                fresh_hooks[key] = [
+                    (c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed
+                ]
+        fresh_holders: Holders = {}
+        for card_id, held, on_table in self.holder_list:
+            if card_id not in removed:
+                fresh_holders[card_id] = (
+                    held if on_table else [(c, None if o is None else players[o.index]) for c, o in held]
+                )
         return fresh_hooks, fresh_holders
 
     def first_point(self, removed: frozenset[str], changed: frozenset[str], differs: int) -> int:
         """The first hook point whose outcome can depend on the removal: where it must start."""
-        points = self.forced(removed, changed) | self._depending(differs)
+        points = self.forced(removed, changed) | self.depending[differs]
         return (points & -points).bit_length() - 1 if points else self.end
 
     def forced(self, removed: frozenset[str], changed: frozenset[str]) -> int:
@@ -385,73 +503,62 @@ class _Plan:
                 points |= reading
         return points
 
-    def _first_alone(self, game: Game, card: Card) -> int:
-        """Where removing ``card`` alone starts, if the meals stay as they are: a checkpoint to make."""
+    def writes_at(self, point: int) -> int:
+        """What of the state (bits) the programs at hook point ``point`` change."""
+        bits = 0
+        for bit, writing in self.writing.items():
+            if writing >> point & 1:
+                bits |= bit
+        return bits
+
+    def _alone(self, game: Game, card: Card) -> tuple[int, frozenset[str]]:
+        """Where removing ``card`` alone starts, if the meals stay as they are, and the rule
+        parameters it changes."""
         changed: frozenset[str] = frozenset()
         if card.parameters and card in game.table_cards:
             rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
             changed = frozenset(changed_parameters(game.params, rest))
-        return self.first_point(frozenset((card.id,)), changed, 0)
-
-    def _point(self, stage: str, timing: str) -> int:
-        index = self.stage_index.get(stage)
-        return self.end if index is None else index * POINTS + TIMING_POINT[timing]
+        return self.first_point(frozenset((card.id,)), changed, 0), changed
 
     def _footprints(self, game: Game) -> None:
-        """For each hook point: what its programs (of the cards in play in ``game``) read and
-        write; and as bits of hook points: where each card has effects or stages, where code
-        asks which cards are in play, reads each parameter, reads each part of the state,
-        changes course qualities. And what the tie-breaks read."""
-        self.reads = [0] * self.end
-        self.writes = [0] * self.end
+        """As bits of hook points: where each card in play has effects or stages, where code
+        asks which cards are in play, reads each parameter, reads and changes each part of the
+        state; from the marks of the ruleset's stages and of each card in play."""
+        marks = self.marks
+        stage_marks = marks.stage_marks
+        seeing = stage_marks.seeing
+        params = dict(stage_marks.params)
+        reading, writing = list(stage_marks.reading), list(stage_marks.writing)
         self.card_points: dict[str, int] = {}
-        self.seeing = 0
-        self.param_points: dict[str, int] = {}
         self.quality_cards: dict[str, int] = {}  # card id -> the points where its effects change qualities
-        for i, stage in enumerate(game.ruleset.stages):
-            self._add(i * POINTS + TIMING_POINT["replace"], stage.code)
-            self._mark(stage.card, 0b111 << (i * POINTS))  # without its card, no such stage
         for card, _ in game.cards_in_play():
-            for effect in card.effects:
-                point = self._point(effect.stage, effect.timing)
-                if point < self.end:
-                    self._mark(card.id, 1 << point)
-                    self._add(point, effect.code)
-                    if effect.code is not None and QUALITY in effect.code.state_written:
-                        self.quality_cards[card.id] = self.quality_cards.get(card.id, 0) | 1 << point
-        self.reading = {bit: 0 for bit in STATE_BITS.values()}
-        self.quality_writing = 0
-        for point in range(self.end):
-            for bit in self.reading:
-                if self.reads[point] & bit:
-                    self.reading[bit] |= 1 << point
-            if self.writes[point] & QUALITY_BIT:
-                self.quality_writing |= 1 << point
-        codes = [tb.code for tb in game.ruleset.tiebreaks if tb.code is not None]
-        self.rank_sees = any(code.sees_cards for code in codes)
-        self.rank_params = frozenset(p for code in codes for p in code.params_read)
-        self.rank_reads = _bits(s for code in codes for s in code.state_read)
+            if card.id in self.card_points:
+                continue  # held by several players: the same marks
+            card_marks = marks.of(card)
+            self.card_points[card.id] = card_marks.points | marks.declaring.get(card.id, 0)
+            seeing |= card_marks.seeing
+            for name, points in card_marks.params.items():
+                params[name] = params.get(name, 0) | points
+            for i in range(len(reading)):
+                reading[i] |= card_marks.reading[i]
+                writing[i] |= card_marks.writing[i]
+            if card_marks.writing[QUALITY_INDEX]:
+                self.quality_cards[card.id] = card_marks.writing[QUALITY_INDEX]
+        self.seeing = seeing
+        self.param_points = params
+        self.reading = {bit: reading[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
+        self.writing = {bit: writing[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
+        self.quality_writing = writing[QUALITY_INDEX]
+        # by what differs (bits): the points that cannot be replayed
+        self.depending = [self._depending(differs) for differs in range(1 << len(STATE_BITS))]
 
     def declared(self, removed: frozenset[str]) -> int:
         """The hook points (bits) of the stages the cards ``removed`` declare."""
         points = 0
-        for i, card_id in enumerate(self.declared_by):
-            if card_id in removed:
-                points |= 0b111 << (i * POINTS)
+        declaring = self.marks.declaring
+        for card_id in removed:
+            points |= declaring.get(card_id, 0)
         return points
-
-    def _mark(self, card_id: str, points: int) -> None:
-        self.card_points[card_id] = self.card_points.get(card_id, 0) | points
-
-    def _add(self, point: int, code: Compiled | None) -> None:
-        if code is None:
-            return
-        if code.sees_cards:
-            self.seeing |= 1 << point
-        for name in code.params_read:
-            self.param_points[name] = self.param_points.get(name, 0) | 1 << point
-        self.reads[point] |= _bits(code.state_read)
-        self.writes[point] |= _bits(code.state_written)
 
     def _ranked_as_before(self, fresh: Game) -> Result:
         """The result of ``fresh`` when nothing the ranking reads differs from the run with every
@@ -461,6 +568,10 @@ class _Plan:
         order = [everyone[i] for i in self.order]
         standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
         return Result(fresh, standings, self.decided, notes_of(fresh))
+
+
+def _stage_of(entry: tuple[int, Any, Any, Any]) -> int:
+    return int(entry[0])
 
 
 def _bits(names: Iterable[str]) -> int:
@@ -473,32 +584,32 @@ def _bits(names: Iterable[str]) -> int:
 class _Recorder:
     """Records the run with every card as it goes: checkpoints, and what each hook point did."""
 
-    def __init__(self, plan: _Plan, wanted: set[int]) -> None:
+    def __init__(self, plan: _Plan, wanted: int) -> None:
         self.plan = plan
-        self.wanted = wanted
+        self.wanted = wanted  # the points (bits) to make checkpoints at
         self.last = -1
-        self.mark = (0, 0, 0)  # awards, steps and award groups as the last point began
+        # awards, steps and award groups as the last point began
+        self.awards = self.steps = self.groups = 0
 
     def pause(self, game: Game, point: int) -> bool:
-        self._close(game)
-        self.last, self.mark = point, (len(game.awards), game.steps, game._groups)
-        if point in self.wanted:
+        if self.last >= 0:
+            self._close(game)
+        self.last, self.awards, self.steps, self.groups = point, len(game.awards), game.steps, game._groups
+        if self.wanted >> point & 1:
             self.plan.checkpoints[point] = game.checkpoint()
         return False  # every point runs
 
     def finish(self, game: Game) -> None:
-        self._close(game)
-        if self.plan.end in self.wanted:  # a removal that changes nothing: it starts at the end
+        if self.last >= 0:
+            self._close(game)
+        if self.wanted >> self.plan.end & 1:  # a removal that changes nothing: it starts at the end
             self.plan.checkpoints[self.plan.end] = game.checkpoint()
 
     def _close(self, game: Game) -> None:
         """What the last point did, now that it has ended."""
-        last, plan = self.last, self.plan
-        if last < 0:
-            return
-        awards, steps, groups = self.mark
-        plan.spans[last] = (awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
-        if plan.writes[last] & QUALITY_BIT:
+        last, plan, steps, groups = self.last, self.plan, self.steps, self.groups
+        plan.spans[last] = (self.awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
+        if plan.quality_writing >> last & 1:
             plan.qualities[last] = _qualities(game)
 
 
@@ -527,12 +638,8 @@ class _Replay:
         self.settle(point)
         plan, differs = self.plan, self.differs
         span = plan.spans[point]
-        if (
-            span is None
-            or plan.reads[point] & differs
-            or plan.writes[point] & differs & QUALITY_BIT  # qualities that differ, changed again
-            or self._over(span)
-        ):
+        # code that reads what differs, or changes qualities that differ already, runs
+        if span is None or plan.depending[differs] >> point & 1 or self._over(span):
             return self._run(point)
         if self.forced >> point & 1:
             if not self.apart >> point & 1 or point % POINTS == TIMING_POINT["replace"]:
@@ -591,7 +698,7 @@ class _Replay:
             player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
         fresh.steps += steps - used
         fresh._groups += len(renumbered)
-        if plan.writes[point] & QUALITY_BIT:
+        if plan.quality_writing >> point & 1:
             _set_qualities(fresh, plan.qualities[point])
 
     def settle(self, point: int) -> None:
@@ -604,7 +711,7 @@ class _Replay:
             self.ran = -1
         for skipped in range(self.last + 1, point):
             if plan.spans[skipped] is not None:
-                self.differs |= plan.writes[skipped]
+                self.differs |= plan.writes_at(skipped)
         self.last = point
 
     def _compare(self, point: int) -> None:
@@ -616,7 +723,7 @@ class _Replay:
             before = [(a.player, a.stage, a.stars) for a in plan.awards[span[0] : span[1]]]
             if before != [(a.player, a.stage, a.stars) for a in fresh.awards[self.ran_awards :]]:
                 self.differs |= STARS_BIT
-        if plan.writes[point] & QUALITY_BIT and not self.differs & QUALITY_BIT:
+        if plan.quality_writing >> point & 1 and not self.differs & QUALITY_BIT:
             if _qualities(fresh) != plan.qualities[point]:
                 self.differs |= QUALITY_BIT
 
@@ -641,7 +748,7 @@ class _Replay:
             player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
         fresh.steps += steps
         fresh._groups += made
-        if plan.writes[point] & QUALITY_BIT:
+        if plan.quality_writing >> point & 1:
             _set_qualities(fresh, plan.qualities[point])
         if point % POINTS == TIMING_POINT["replace"]:
             fresh.stages_run.append(plan.stage_names[point // POINTS])
