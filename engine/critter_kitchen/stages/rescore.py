@@ -52,7 +52,7 @@ from ..model.meals import (
     table_parameters,
     unknown_token,
 )
-from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_effects, run_stages
+from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_hook_point, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -305,9 +305,11 @@ class _RulesetMarks:
         self.stage_names = [stage.name for stage in self.stages]
         self.end = len(self.stages) * POINTS
         self.stage_marks = _Marks()
+        self.replace_points = 0  # each stage's body
         self.declaring: dict[str, int] = {}  # card id -> the points of the stages it declares
         for i, stage in enumerate(self.stages):
             self.stage_marks.add(i * POINTS + TIMING_POINT["replace"], stage.code)
+            self.replace_points |= 1 << (i * POINTS + TIMING_POINT["replace"])
             self.declaring[stage.card] = self.declaring.get(stage.card, 0) | 0b111 << (i * POINTS)
         self.cards: dict[Card, _Marks] = {}
         codes = [tb.code for tb in self.tiebreaks if tb.code is not None]
@@ -390,7 +392,12 @@ class _Plan:
             wanted |= 1 << first
         if game.challenges:
             wanted |= 1 << self.first_point(frozenset(), frozenset(), MEALS_BIT)
-        recorder = _Recorder(self, wanted & ~1)
+        # the work of each removable card's before and after effects, to replay a point without them
+        self.work: dict[int, dict[str, int]] = {}
+        probed = 0
+        for card in removable:
+            probed |= marks.of(card).points
+        recorder = _Recorder(self, wanted & ~1, probed & ~marks.replace_points, source)
         self.tables = hook_tables(whole)
         self._shared_tables()
         try:
@@ -584,9 +591,11 @@ def _bits(names: Iterable[str]) -> int:
 class _Recorder:
     """Records the run with every card as it goes: checkpoints, and what each hook point did."""
 
-    def __init__(self, plan: _Plan, wanted: int) -> None:
+    def __init__(self, plan: _Plan, wanted: int, probed: int, source: str) -> None:
         self.plan = plan
         self.wanted = wanted  # the points (bits) to make checkpoints at
+        self.probed = probed  # the before and after points (bits) whose effects' work is kept, card by card
+        self.source = source
         self.last = -1
         # awards, steps and award groups as the last point began
         self.awards = self.steps = self.groups = 0
@@ -597,7 +606,23 @@ class _Recorder:
         self.last, self.awards, self.steps, self.groups = point, len(game.awards), game.steps, game._groups
         if self.wanted >> point & 1:
             self.plan.checkpoints[point] = game.checkpoint()
+        if self.probed >> point & 1:
+            self._run_probed(game, point)
+            return True  # it ran here
         return False  # every point runs
+
+    def _run_probed(self, game: Game, point: int) -> None:
+        """Run before or after point ``point`` as run_stages would, keeping the work each card's effects took."""
+        plan = self.plan
+        stage = plan.stage_names[point // POINTS]
+        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
+        effects = plan.tables[0].get((stage, timing), [])
+        work: list[int] = []
+        run_hook_point(game, self.source, stage, effects, work)
+        by_card: dict[str, int] = {}
+        for (card, _, _), steps in zip(effects, work, strict=True):
+            by_card[card.id] = by_card.get(card.id, 0) + steps
+        plan.work[point] = by_card
 
     def finish(self, game: Game) -> None:
         if self.last >= 0:
@@ -644,7 +669,7 @@ class _Replay:
         if self.forced >> point & 1:
             if not self.apart >> point & 1 or point % POINTS == TIMING_POINT["replace"]:
                 return self._run(point)
-            used = self._probe(point, span)
+            used = self._probe(point)
             if self.fresh.steps + span[2] - used > STEP_BUDGET:
                 return self._run(point)
             self._replay_apart(point, span, used)
@@ -656,27 +681,11 @@ class _Replay:
         self.ran, self.ran_awards = point, len(self.fresh.awards)
         return False
 
-    def _probe(self, point: int, span: tuple[int, int, int, int, int, int]) -> int:
-        """The work the removed cards' effects at ``point`` took in the run with every card: they
-        run once more, on this game as the point begins (what they read is as it was then), and
-        what they did is taken back."""
-        plan, fresh = self.plan, self.fresh
-        stage = plan.stage_names[point // POINTS]
-        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
-        players = {p.index: p for p in fresh.players}
-        effects = [
-            (c, None if o is None else players[o.index], code)
-            for c, o, code in plan.tables[0].get((stage, timing), ())
-            if c.id in self.removed
-        ]
-        awards, steps, groups = fresh.awards, fresh.steps, fresh._groups
-        # from the work and awards the run with every card had as the point began: never over
-        # a limit where that run was not
-        fresh.awards, fresh.steps = [], span[5]
-        run_effects(fresh, stage, effects)
-        used = fresh.steps - span[5]
-        fresh.awards, fresh.steps, fresh._groups, fresh.unsettled, fresh.changes = awards, steps, groups, [], []
-        return used
+    def _probe(self, point: int) -> int:
+        """The work the removed cards' effects at ``point`` took in the run with every card, where
+        they read what they read here (nothing they read differs): the same work."""
+        work = self.plan.work[point]
+        return sum(work.get(card_id, 0) for card_id in self.removed)
 
     def _replay_apart(self, point: int, span: tuple[int, int, int, int, int, int], used: int) -> None:
         """Replay ``point`` without what the removed cards' effects did at it (work ``used``): the
