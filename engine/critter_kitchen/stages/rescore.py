@@ -97,10 +97,11 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     unknown = removed - plan.removable_ids
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
-    fresh = game_without(game, removed, plan.pristine, (), plan.alike)
+    same_rules = not removed & plan.parameter_cards
+    fresh = game_without(game, removed, plan.pristine, (), plan.alike, same_rules)
     alone = plan.alone.get(next(iter(removed))) if len(removed) == 1 else None
     changed: frozenset[str] = frozenset()
-    if any(game.ruleset.cards[cid].parameters for cid in removed):
+    if not same_rules:
         if _meal_state(fresh) != plan.pristine:
             return plan.rescore(fresh, source, 0, None)  # other meals: nothing recorded applies
         changed = frozenset(changed_parameters(game.params, fresh.params)) if alone is None else alone[1]
@@ -131,6 +132,7 @@ def game_without(
     pristine: _MealState | None = None,
     unserved: Collection[str] = (),
     alike: _Alike | None = None,
+    same_rules: bool | None = None,
 ) -> Game:
     """A new unscored game: ``game``'s players and meals without the cards ``removed``, each meal
     judged again under the rules in force without them (dropped if no longer legal), and
@@ -138,17 +140,19 @@ def game_without(
 
     ``pristine``: the meals of ``game`` as read (:func:`_meal_state`), whose course
     qualities are taken as they are when the removal changes no parameter; ``alike``: what
-    :func:`_alike` makes of ``game`` and ``pristine``, when the caller keeps it.
+    :func:`_alike` makes of ``game`` and ``pristine``, when the caller keeps it; ``same_rules``:
+    whether no card ``removed`` has parameters, when the caller knows.
     """
     rs = game.ruleset
     # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
-    same_rules = not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
+    if same_rules is None:
+        same_rules = not removed or not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
     table = tuple(c for c in game.table_cards if c.id not in removed) if removed else game.table_cards
     fresh = Game(rs, (), game.params if same_rules else table_parameters(rs, table), {})
     fresh.table_cards = table
     fresh.challenges = game.challenges
-    fresh.players = tuple(_player_copy(p, removed) for p in game.players)
-    fresh.rivals = tuple(_rival_copy(p) for p in game.rivals)
+    fresh.players = tuple([_player_copy(p, removed) for p in game.players])
+    fresh.rivals = tuple([_rival_copy(p) for p in game.rivals]) if game.rivals else ()
     players = fresh.players
     own = {p.index: held_parameters(fresh.params, p.owned) for p in players} if not same_rules else {}
     if same_rules and pristine is not None:
@@ -193,7 +197,7 @@ def _copy_alike(fresh: Game, game: Game, alike: _Alike, unserved: Collection[str
     for rnd, kept in meals:
         if unserved:
             kept = tuple(m for m in kept if m[1].id not in unserved)
-        fresh.meals[rnd] = tuple(Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept)
+        fresh.meals[rnd] = tuple([Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept])
 
 
 def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tuple[str, ...], legal: bool) -> None:
@@ -206,7 +210,8 @@ def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tupl
 
 def _player_copy(old: Player, removed: Collection[str]) -> Player:
     player = Player(old.name, old.index)
-    player.owned = tuple(c for c in old.owned if c.id not in removed) if removed else old.owned
+    owned = old.owned
+    player.owned = tuple([c for c in owned if c.id not in removed]) if removed and owned else owned
     player.counters = old.counters  # what the record says: scoring never changes it
     return player
 
@@ -385,6 +390,7 @@ class _Plan:
         self.names = {p.name for p in whole.players}
         removable = removable_cards(game)
         self.removable_ids = frozenset(c.id for c in removable)
+        self.parameter_cards = frozenset(c.id for c in removable if c.parameters)
         # where removing each card alone starts (the meals as they are), and the parameters it changes
         self.alone = {card.id: self._alone(game, card) for card in removable}
         wanted = 0
@@ -521,8 +527,11 @@ class _Plan:
     def _alone(self, game: Game, card: Card) -> tuple[int, frozenset[str]]:
         """Where removing ``card`` alone starts, if the meals stay as they are, and the rule
         parameters it changes."""
+        if not card.parameters:  # as first_point: where it has effects or stages, where code sees cards
+            points = self.seeing | self.card_points.get(card.id, 0) | self.depending[0]
+            return (points & -points).bit_length() - 1 if points else self.end, frozenset()
         changed: frozenset[str] = frozenset()
-        if card.parameters and card in game.table_cards:
+        if card in game.table_cards:
             rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
             changed = frozenset(changed_parameters(game.params, rest))
         return self.first_point(frozenset((card.id,)), changed, 0), changed
@@ -660,7 +669,10 @@ class _Replay:
         self.players = {p.name: p for p in fresh.players}
 
     def pause(self, game: Game, point: int) -> bool:
-        self.settle(point)
+        if self.ran >= 0 or self.last + 1 != point:
+            self.settle(point)
+        else:
+            self.last = point  # the next point after one replayed: nothing to account for
         plan, differs = self.plan, self.differs
         span = plan.spans[point]
         # code that reads what differs, or changes qualities that differ already, runs
