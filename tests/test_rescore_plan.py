@@ -261,3 +261,44 @@ def test_the_work_kept_card_by_card_is_what_the_cards_effects_take(pack: str) ->
                 assert work_without_at(game, point, card_id) == span[2] - work, (point, card_id)
                 checked += 1
     assert checked > 0 or pack in {"solo"}
+
+
+def state_of(game: Any) -> str:
+    """Everything scoring changes in a game, and what it is scored from."""
+    return json.dumps(
+        {
+            "awards": [[a.player, a.stage, a.stars, a.card, a.group] for a in game.awards],
+            "stages_run": game.stages_run,
+            "steps": game.steps,
+            "groups": game._groups,
+            "pending": [len(game.unsettled), len(game.changes)],
+            "players": [
+                [p.name, p.stars, list(p.stage_stars.items()), [[k, c.quality] for k, c in p.courses.items()]]
+                for p in game.players
+            ],
+            "meals": [[m.card.id, m.player.name, m.quality] for ms in game.meals.values() for m in ms],
+        }
+    )
+
+
+@pytest.mark.parametrize("pack", ["base", "order-free", "card-stages"])
+def test_a_game_as_read_is_put_back_as_read_after_its_plan(pack: str) -> None:
+    """The run with every card is made on a game as read, which is then put back: rescoring it
+    leaves it as it was, whether that run could be scored or not (cards that clash), and
+    scoring it afterwards gives what scoring it first gives."""
+    rs = load_ruleset(every_pack()[pack])
+    rng = random.Random(f"put-back-{pack}")
+    refused = 0
+    for _ in range(30):
+        record = random_record(rs, rng)
+        game = read_record(rs, record, "r")
+        before = state_of(game)
+        for card in removable_cards(game):
+            outcome(score_without, game, [card.id], "r")
+        for card_id in challenge_ids(game):
+            outcome(score_without_meals, game, [card_id], "r")
+        assert state_of(game) == before
+        scored = outcome(score_game, game, "r")
+        refused += scored.startswith("InputError")
+        assert scored == outcome(score_game, read_record(rs, record, "r"), "r")
+    assert refused > 0 or pack != "order-free"

@@ -378,11 +378,13 @@ class _Plan:
         self.awards: list[Award] = []
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
         self.decided = ""
-        # a game no effect has run on holds its courses as read: they need no judging again
-        if game.steps == 0:
+        # a game no effect has run on holds its courses as read: they need no judging again, and
+        # the run with every card is made on it, then it is put back as it was
+        as_read = game.steps == 0 and not game.stages_run
+        if as_read:
             self.pristine: _MealState = _meal_state(game)
             self.alike = _alike(game, self.pristine)
-            whole = game_without(game, (), self.pristine, (), self.alike)  # its meals are the pristine ones
+            whole = game
         else:
             whole = game_without(game, ())
             self.pristine = _meal_state(whole)
@@ -406,6 +408,7 @@ class _Plan:
         recorder = _Recorder(self, wanted & ~1, probed & ~marks.replace_points, source)
         self.tables = hook_tables(whole)
         self._shared_tables()
+        before = game.checkpoint() if as_read else None
         try:
             run_stages(whole, source, 0, recorder.pause, self.tables)
             recorder.finish(whole)
@@ -414,7 +417,12 @@ class _Plan:
             # the whole game cannot be scored: every removal starts afresh, nothing is replayed
             self.checkpoints, self.spans, self.qualities = {}, [None] * self.end, {}
             return
-        self.awards = whole.awards
+        finally:
+            awards = whole.awards
+            if before is not None:  # the game as read again: what the run changed, put back
+                game.resume(before)
+                game.unsettled, game.changes = [], []
+        self.awards = awards
         self.order = [s.player.index for s in standings]
 
     def _shared_tables(self) -> None:
