@@ -573,8 +573,12 @@ class _Plan:
         self.reading = {bit: reading[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
         self.writing = {bit: writing[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
         self.quality_writing = writing[QUALITY_INDEX]
-        # by what differs (bits): the points that cannot be replayed
-        self.depending = [self._depending(differs) for differs in range(1 << len(STATE_BITS))]
+        # by what differs (bits): the points that cannot be replayed (as _depending says)
+        self.depending = depending = [0] * (1 << len(STATE_BITS))
+        for differs in range(1, len(depending)):
+            low = differs & -differs
+            alone = self.reading[low] | (self.quality_writing if low == QUALITY_BIT else 0)
+            depending[differs] = depending[differs ^ low] | alone
 
     def declared(self, removed: frozenset[str]) -> int:
         """The hook points (bits) of the stages the cards ``removed`` declare."""
@@ -621,7 +625,9 @@ class _Recorder:
         if self.last >= 0:
             self._close(game)
         self.last, self.awards, self.steps, self.groups = point, len(game.awards), game.steps, game._groups
-        if self.wanted >> point & 1:
+        # where no program has run yet (each takes a step at least), the game is as it begins: a
+        # removal starts at 0 instead
+        if self.wanted >> point & 1 and (game.steps or game.stages_run or game.awards):
             self.plan.checkpoints[point] = game.checkpoint()
         if self.probed >> point & 1:
             self._run_probed(game, point)
