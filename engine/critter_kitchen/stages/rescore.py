@@ -35,6 +35,14 @@ When the removal changes rule parameters, the meals are judged again: if any com
 otherwise (legality, quality), every stage runs. The players are ranked again unless
 nothing the tie-breaks read differs. Tests compare this with the plain path, the record
 without the card (or the meals) read and scored from scratch, on every corpus.
+
+What a plan costs: where each card's programs are and what they read and write (bits of
+hook points) is made once per ruleset and card, and only combined per game; the run with
+every card is made on the game itself when it is as read (and the game is put back as it
+was after it), on a copy otherwise; it keeps, besides what each hook point did, the work
+each removable card's before and after effects took, so that a point replayed without
+that card's effects adds the rest of the work without running anything. The plain score
+path (``run_stages`` without ``pause``) does none of this.
 """
 
 from __future__ import annotations
