@@ -35,6 +35,14 @@ When the removal changes rule parameters, the meals are judged again: if any com
 otherwise (legality, quality), every stage runs. The players are ranked again unless
 nothing the tie-breaks read differs. Tests compare this with the plain path, the record
 without the card (or the meals) read and scored from scratch, on every corpus.
+
+What a plan costs: where each card's programs are and what they read and write (bits of
+hook points) is made once per ruleset and card, and only combined per game; the run with
+every card is made on the game itself when it is as read (and the game is put back as it
+was after it), on a copy otherwise; it keeps, besides what each hook point did, the work
+each removable card's before and after effects took, so that a point replayed without
+that card's effects adds the rest of the work without running anything. The plain score
+path (``run_stages`` without ``pause``) does none of this.
 """
 
 from __future__ import annotations
@@ -52,7 +60,7 @@ from ..model.meals import (
     table_parameters,
     unknown_token,
 )
-from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_effects, run_stages
+from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_hook_point, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,8 +69,8 @@ if TYPE_CHECKING:
 
     from ..dsl.closures import Compiled
     from ..model.game import Checkpoint
-    from ..model.ruleset import Card
-    from .runner import HookTables
+    from ..model.ruleset import Card, Ruleset
+    from .runner import Holders, Hooks, HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
     _Alike = tuple[
@@ -70,6 +78,7 @@ if TYPE_CHECKING:
         tuple[tuple[str, tuple[tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int], ...]], ...],
     ]
     _Qualities = tuple[tuple[int, ...], ...]
+    _Listed = tuple[int, tuple[str, str], list[tuple[Card, Player | None, Compiled | None]], frozenset[str] | None]
 
 # What differs between a rescoring and the run with every card, one bit each (registry.STATE).
 STATE_BITS = {STARS: 1, QUALITY: 2, MEALS: 4}
@@ -92,17 +101,20 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     :func:`removable_cards`; InputError or EvaluationError as scoring the record would.
     """
     removed = frozenset(card_ids)
-    unknown = removed - {c.id for c in removable_cards(game)}
+    plan = _plan(game, source)
+    unknown = removed - plan.removable_ids
     if unknown:
         raise ValueError(f"not a removable card in play in this game: {', '.join(sorted(unknown))}")
-    plan = _plan(game, source)
-    fresh = game_without(game, removed, plan.pristine, (), plan.alike)
+    same_rules = not removed & plan.parameter_cards
+    fresh = game_without(game, removed, plan.pristine, (), plan.alike, same_rules)
+    alone = plan.alone.get(next(iter(removed))) if len(removed) == 1 else None
     changed: frozenset[str] = frozenset()
-    if any(game.ruleset.cards[cid].parameters for cid in removed):
+    if not same_rules:
         if _meal_state(fresh) != plan.pristine:
             return plan.rescore(fresh, source, 0, None)  # other meals: nothing recorded applies
-        changed = frozenset(changed_parameters(game.params, fresh.params))
-    return plan.rescore(fresh, source, plan.first_point(removed, changed, 0), _Changes(removed, changed, 0))
+        changed = frozenset(changed_parameters(game.params, fresh.params)) if alone is None else alone[1]
+    first = plan.first_point(removed, changed, 0) if alone is None else alone[0]
+    return plan.rescore(fresh, source, first, _Changes(removed, changed, 0))
 
 
 def score_without_meals(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:
@@ -128,6 +140,7 @@ def game_without(
     pristine: _MealState | None = None,
     unserved: Collection[str] = (),
     alike: _Alike | None = None,
+    same_rules: bool | None = None,
 ) -> Game:
     """A new unscored game: ``game``'s players and meals without the cards ``removed``, each meal
     judged again under the rules in force without them (dropped if no longer legal), and
@@ -135,17 +148,19 @@ def game_without(
 
     ``pristine``: the meals of ``game`` as read (:func:`_meal_state`), whose course
     qualities are taken as they are when the removal changes no parameter; ``alike``: what
-    :func:`_alike` makes of ``game`` and ``pristine``, when the caller keeps it.
+    :func:`_alike` makes of ``game`` and ``pristine``, when the caller keeps it; ``same_rules``:
+    whether no card ``removed`` has parameters, when the caller knows.
     """
     rs = game.ruleset
     # A removal that changes no parameter leaves every meal as legal as it was, with its quality.
-    same_rules = not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
+    if same_rules is None:
+        same_rules = not removed or not any(c.parameters for c, _ in game.cards_in_play() if c.id in removed)
     table = tuple(c for c in game.table_cards if c.id not in removed) if removed else game.table_cards
     fresh = Game(rs, (), game.params if same_rules else table_parameters(rs, table), {})
     fresh.table_cards = table
     fresh.challenges = game.challenges
-    fresh.players = tuple(_player_copy(p, removed) for p in game.players)
-    fresh.rivals = tuple(_rival_copy(p) for p in game.rivals)
+    fresh.players = tuple([_player_copy(p, removed) for p in game.players])
+    fresh.rivals = tuple([_rival_copy(p) for p in game.rivals]) if game.rivals else ()
     players = fresh.players
     own = {p.index: held_parameters(fresh.params, p.owned) for p in players} if not same_rules else {}
     if same_rules and pristine is not None:
@@ -190,7 +205,7 @@ def _copy_alike(fresh: Game, game: Game, alike: _Alike, unserved: Collection[str
     for rnd, kept in meals:
         if unserved:
             kept = tuple(m for m in kept if m[1].id not in unserved)
-        fresh.meals[rnd] = tuple(Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept)
+        fresh.meals[rnd] = tuple([Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept])
 
 
 def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tuple[str, ...], legal: bool) -> None:
@@ -203,7 +218,8 @@ def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tupl
 
 def _player_copy(old: Player, removed: Collection[str]) -> Player:
     player = Player(old.name, old.index)
-    player.owned = tuple(c for c in old.owned if c.id not in removed) if removed else old.owned
+    owned = old.owned
+    player.owned = tuple([c for c in owned if c.id not in removed]) if removed and owned else owned
     player.counters = old.counters  # what the record says: scoring never changes it
     return player
 
@@ -260,6 +276,94 @@ class _Changes:
 
 
 TIMING_POINT = {"before": 0, "replace": 1, "after": 2}  # each timing's hook point within its stage
+STATE_INDEX = {STARS: 0, QUALITY: 1, MEALS: 2}  # each part of the state's place in _Marks.reading, .writing
+QUALITY_INDEX = STATE_INDEX[QUALITY]
+
+
+class _Marks:
+    """Where programs are and what they read and write, as bits of hook points (bit n: point n)."""
+
+    def __init__(self) -> None:
+        self.points = 0  # where the card has effects
+        self.seeing = 0  # where code asks which cards are in play
+        self.params: dict[str, int] = {}  # parameter name -> where code reads it
+        self.reading = [0, 0, 0]  # by STATE_INDEX: where code reads that part of the state
+        self.writing = [0, 0, 0]  # by STATE_INDEX: where code changes it
+
+    def add(self, point: int, code: Compiled | None) -> None:
+        if code is None:
+            return
+        bit = 1 << point
+        if code.sees_cards:
+            self.seeing |= bit
+        for name in code.params_read:
+            self.params[name] = self.params.get(name, 0) | bit
+        for name in code.state_read:
+            self.reading[STATE_INDEX[name]] |= bit
+        for name in code.state_written:
+            self.writing[STATE_INDEX[name]] |= bit
+
+
+class _RulesetMarks:
+    """What the plans of one ruleset's games share: where each stage's hook points are, the
+    marks of the stages' own programs and of each card's effects (made when a card is first
+    met: they do not depend on the game), the points of the stages each card declares, and
+    what the tie-breaks read."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.stages = list(ruleset.stages)  # what they were made from (see _ruleset_marks)
+        self.tiebreaks = list(ruleset.tiebreaks)
+        self.stage_index = {stage.name: i for i, stage in enumerate(self.stages)}
+        self.stage_names = [stage.name for stage in self.stages]
+        self.end = len(self.stages) * POINTS
+        self.stage_marks = _Marks()
+        self.replace_points = 0  # each stage's body
+        self.declaring: dict[str, int] = {}  # card id -> the points of the stages it declares
+        for i, stage in enumerate(self.stages):
+            self.stage_marks.add(i * POINTS + TIMING_POINT["replace"], stage.code)
+            self.replace_points |= 1 << (i * POINTS + TIMING_POINT["replace"])
+            self.declaring[stage.card] = self.declaring.get(stage.card, 0) | 0b111 << (i * POINTS)
+        self.cards: dict[Card, _Marks] = {}
+        codes = [tb.code for tb in self.tiebreaks if tb.code is not None]
+        self.rank_sees = any(code.sees_cards for code in codes)
+        self.rank_params = frozenset(p for code in codes for p in code.params_read)
+        self.rank_reads = _bits(s for code in codes for s in code.state_read)
+
+    def of(self, card: Card) -> _Marks:
+        """The marks of ``card``'s effects."""
+        marks = self.cards.get(card)
+        if marks is None:
+            marks = self.cards[card] = _Marks()
+            for effect in card.effects:
+                point = self.point(effect.stage, effect.timing)
+                if point < self.end:
+                    marks.points |= 1 << point
+                    marks.add(point, effect.code)
+        return marks
+
+    def point(self, stage: str, timing: str) -> int:
+        index = self.stage_index.get(stage)
+        return self.end if index is None else index * POINTS + TIMING_POINT[timing]
+
+
+_RULESET_MARKS: dict[int, _RulesetMarks] = {}  # id of a ruleset -> its marks (the ruleset kept in them)
+
+
+def _ruleset_marks(ruleset: Ruleset) -> _RulesetMarks:
+    """``ruleset``'s marks, made once (again if its stages or tie-breaks are no longer the ones
+    they were made from)."""
+    marks = _RULESET_MARKS.get(id(ruleset))
+    if (
+        marks is None
+        or marks.ruleset is not ruleset
+        or marks.stages != ruleset.stages
+        or marks.tiebreaks != ruleset.tiebreaks
+    ):
+        if len(_RULESET_MARKS) >= 16:  # a process that loads rulesets over and over keeps a few
+            _RULESET_MARKS.clear()
+        marks = _RULESET_MARKS[id(ruleset)] = _RulesetMarks(ruleset)
+    return marks
 
 
 class _Plan:
@@ -271,11 +375,10 @@ class _Plan:
     """
 
     def __init__(self, game: Game, source: str) -> None:
-        stages = game.ruleset.stages
-        self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
-        self.stage_names = [stage.name for stage in stages]
-        self.declared_by = [stage.card for stage in stages]
-        self.end = len(stages) * POINTS
+        marks = self.marks = _ruleset_marks(game.ruleset)
+        self.stage_index = marks.stage_index
+        self.stage_names = marks.stage_names
+        self.end = marks.end
         self._footprints(game)
         self.checkpoints: dict[int, Checkpoint] = {}
         self.spans: list[tuple[int, int, int, int, int, int] | None] = [None] * self.end
@@ -283,28 +386,37 @@ class _Plan:
         self.awards: list[Award] = []
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
         self.decided = ""
-        # a game no effect has run on holds its courses as read: they need no judging again
-        if game.steps == 0:
+        # a game no effect has run on holds its courses as read: they need no judging again, and
+        # the run with every card is made on it, then it is put back as it was
+        as_read = game.steps == 0 and not game.stages_run
+        if as_read:
             self.pristine: _MealState = _meal_state(game)
             self.alike = _alike(game, self.pristine)
-            whole = game_without(game, (), self.pristine, (), self.alike)  # its meals are the pristine ones
+            whole = game
         else:
             whole = game_without(game, ())
             self.pristine = _meal_state(whole)
             self.alike = _alike(game, self.pristine)
         self.names = {p.name for p in whole.players}
-        wanted = {self._first_alone(game, card) for card in removable_cards(game)}
-        wanted |= {self.first_point(frozenset(), frozenset(), MEALS_BIT)} if game.challenges else set()
-        recorder = _Recorder(self, wanted - {0})
+        removable = removable_cards(game)
+        self.removable_ids = frozenset(c.id for c in removable)
+        self.parameter_cards = frozenset(c.id for c in removable if c.parameters)
+        # where removing each card alone starts (the meals as they are), and the parameters it changes
+        self.alone = {card.id: self._alone(game, card) for card in removable}
+        wanted = 0
+        for first, _ in self.alone.values():
+            wanted |= 1 << first
+        if game.challenges:
+            wanted |= 1 << self.first_point(frozenset(), frozenset(), MEALS_BIT)
+        # the work of each removable card's before and after effects, to replay a point without them
+        self.work: dict[int, dict[str, int]] = {}
+        probed = 0
+        for card in removable:
+            probed |= marks.of(card).points
+        recorder = _Recorder(self, wanted & ~1, probed & ~marks.replace_points, source)
         self.tables = hook_tables(whole)
-        hooks, holders = self.tables
-        # the tables' lists no held card is in: each with its card ids, to share them with a removal
-        self.kept_hooks = {
-            key: frozenset(c.id for c, _, _ in entries)
-            for key, entries in hooks.items()
-            if all(o is None for _, o, _ in entries)
-        }
-        self.kept_holders = {card_id for card_id, entries in holders.items() if all(o is None for _, o in entries)}
+        self._shared_tables()
+        before = game.checkpoint() if as_read else None
         try:
             run_stages(whole, source, 0, recorder.pause, self.tables)
             recorder.finish(whole)
@@ -313,8 +425,42 @@ class _Plan:
             # the whole game cannot be scored: every removal starts afresh, nothing is replayed
             self.checkpoints, self.spans, self.qualities = {}, [None] * self.end, {}
             return
-        self.awards = whole.awards
+        finally:
+            awards = whole.awards
+            if before is not None:  # the game as read again: what the run changed, put back
+                game.resume(before)
+                game.unsettled, game.changes = [], []
+        self.awards = awards
         self.order = [s.player.index for s in standings]
+
+    def _shared_tables(self) -> None:
+        """The hook tables' lists in stage order, each with the card ids in it when no held card
+        is (a removal without those cards shares it: run_stages only reads them); and the holders
+        of the cards that declare stages, the only ones run_stages looks up."""
+        hooks, holders = self.tables
+        index = self.stage_index
+        listed: list[
+            tuple[int, tuple[str, str], list[tuple[Card, Player | None, Compiled | None]], frozenset[str] | None]
+        ] = []
+        for key, entries in hooks.items():
+            stage = index.get(key[0])
+            if stage is not None:  # no such stage: never looked up
+                ids = frozenset(c.id for c, _, _ in entries) if all(o is None for _, o, _ in entries) else None
+                listed.append((stage, key, entries, ids))
+        listed.sort(key=_stage_of)
+        self.hook_list = listed
+        self.hooks_from = [0] * (len(self.stage_names) + 1)  # stage index -> the first of its lists
+        at = len(listed)
+        for stage in range(len(self.stage_names), -1, -1):
+            while at > 0 and listed[at - 1][0] >= stage:
+                at -= 1
+            self.hooks_from[stage] = at
+        declaring = self.marks.declaring
+        self.holder_list = [
+            (card_id, entries, all(o is None for _, o in entries))
+            for card_id, entries in holders.items()
+            if card_id in declaring
+        ]
 
     def rescore(self, fresh: Game, source: str, first: int, changes: _Changes | None) -> Result:
         """Score ``fresh`` from hook point ``first`` on (its checkpoint, or 0), replaying what
@@ -326,7 +472,7 @@ class _Plan:
             run_stages(fresh, source, start)
             return _ranked(fresh)
         replay = _Replay(self, fresh, changes, start)
-        run_stages(fresh, source, start, replay.pause, self.tables_for(fresh, changes.removed))
+        run_stages(fresh, source, start, replay.pause, self.tables_for(fresh, changes.removed, start))
         replay.settle(self.end)
         if self.ranks_alike(replay.differs, changes):
             return self._ranked_as_before(fresh)
@@ -334,35 +480,36 @@ class _Plan:
 
     def ranks_alike(self, differs: int, changes: _Changes) -> bool:
         """Whether the tie-breaks give every player what they gave in the run with every card."""
+        marks = self.marks
         return not (
-            differs & self.rank_reads or (changes.removed and self.rank_sees) or changes.params & self.rank_params
+            differs & marks.rank_reads or (changes.removed and marks.rank_sees) or changes.params & marks.rank_params
         )
 
-    def tables_for(self, fresh: Game, removed: frozenset[str]) -> HookTables:
-        """``fresh``'s hook tables: the run's with every card, without the cards ``removed``,
-        each held card's owner the player of ``fresh``. A list with no held card and none of
-        the cards ``removed`` is the run's own (run_stages only reads them)."""
-        hooks, holders = self.tables
+    def tables_for(self, fresh: Game, removed: frozenset[str], start: int = 0) -> HookTables:
+        """``fresh``'s hook tables from hook point ``start`` on (what run_stages looks up from
+        there): the run's with every card, without the cards ``removed``, each held card's owner
+        the player of ``fresh``. A list with no held card and none of the cards ``removed`` is the
+        run's own (run_stages only reads them)."""
         players = fresh.players
-        kept = self.kept_hooks
-        fresh_hooks = {
-            key: entries
-            if key in kept and not kept[key] & removed
-            else [(c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed]
-            for key, entries in hooks.items()
-        }
-        fresh_holders = {
-            card_id: entries
-            if card_id in self.kept_holders
-            else [(c, None if o is None else players[o.index]) for c, o in entries]
-            for card_id, entries in holders.items()
-            if card_id not in removed
-        }
+        fresh_hooks: Hooks = {}
+        for _, key, entries, ids in self.hook_list[self.hooks_from[start // POINTS] :]:
+            if ids is not None and not ids & removed:
+                fresh_hooks[key] = entries
+            else:
+                fresh_hooks[key] = [
+                    (c, None if o is None else players[o.index], code) for c, o, code in entries if c.id not in removed
+                ]
+        fresh_holders: Holders = {}
+        for card_id, held, on_table in self.holder_list:
+            if card_id not in removed:
+                fresh_holders[card_id] = (
+                    held if on_table else [(c, None if o is None else players[o.index]) for c, o in held]
+                )
         return fresh_hooks, fresh_holders
 
     def first_point(self, removed: frozenset[str], changed: frozenset[str], differs: int) -> int:
         """The first hook point whose outcome can depend on the removal: where it must start."""
-        points = self.forced(removed, changed) | self._depending(differs)
+        points = self.forced(removed, changed) | self.depending[differs]
         return (points & -points).bit_length() - 1 if points else self.end
 
     def forced(self, removed: frozenset[str], changed: frozenset[str]) -> int:
@@ -385,73 +532,69 @@ class _Plan:
                 points |= reading
         return points
 
-    def _first_alone(self, game: Game, card: Card) -> int:
-        """Where removing ``card`` alone starts, if the meals stay as they are: a checkpoint to make."""
+    def writes_at(self, point: int) -> int:
+        """What of the state (bits) the programs at hook point ``point`` change."""
+        bits = 0
+        for bit, writing in self.writing.items():
+            if writing >> point & 1:
+                bits |= bit
+        return bits
+
+    def _alone(self, game: Game, card: Card) -> tuple[int, frozenset[str]]:
+        """Where removing ``card`` alone starts, if the meals stay as they are, and the rule
+        parameters it changes."""
+        if not card.parameters:  # as first_point: where it has effects or stages, where code sees cards
+            points = self.seeing | self.card_points.get(card.id, 0) | self.depending[0]
+            return (points & -points).bit_length() - 1 if points else self.end, frozenset()
         changed: frozenset[str] = frozenset()
-        if card.parameters and card in game.table_cards:
+        if card in game.table_cards:
             rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
             changed = frozenset(changed_parameters(game.params, rest))
-        return self.first_point(frozenset((card.id,)), changed, 0)
-
-    def _point(self, stage: str, timing: str) -> int:
-        index = self.stage_index.get(stage)
-        return self.end if index is None else index * POINTS + TIMING_POINT[timing]
+        return self.first_point(frozenset((card.id,)), changed, 0), changed
 
     def _footprints(self, game: Game) -> None:
-        """For each hook point: what its programs (of the cards in play in ``game``) read and
-        write; and as bits of hook points: where each card has effects or stages, where code
-        asks which cards are in play, reads each parameter, reads each part of the state,
-        changes course qualities. And what the tie-breaks read."""
-        self.reads = [0] * self.end
-        self.writes = [0] * self.end
+        """As bits of hook points: where each card in play has effects or stages, where code
+        asks which cards are in play, reads each parameter, reads and changes each part of the
+        state; from the marks of the ruleset's stages and of each card in play."""
+        marks = self.marks
+        stage_marks = marks.stage_marks
+        seeing = stage_marks.seeing
+        params = dict(stage_marks.params)
+        reading, writing = list(stage_marks.reading), list(stage_marks.writing)
         self.card_points: dict[str, int] = {}
-        self.seeing = 0
-        self.param_points: dict[str, int] = {}
         self.quality_cards: dict[str, int] = {}  # card id -> the points where its effects change qualities
-        for i, stage in enumerate(game.ruleset.stages):
-            self._add(i * POINTS + TIMING_POINT["replace"], stage.code)
-            self._mark(stage.card, 0b111 << (i * POINTS))  # without its card, no such stage
         for card, _ in game.cards_in_play():
-            for effect in card.effects:
-                point = self._point(effect.stage, effect.timing)
-                if point < self.end:
-                    self._mark(card.id, 1 << point)
-                    self._add(point, effect.code)
-                    if effect.code is not None and QUALITY in effect.code.state_written:
-                        self.quality_cards[card.id] = self.quality_cards.get(card.id, 0) | 1 << point
-        self.reading = {bit: 0 for bit in STATE_BITS.values()}
-        self.quality_writing = 0
-        for point in range(self.end):
-            for bit in self.reading:
-                if self.reads[point] & bit:
-                    self.reading[bit] |= 1 << point
-            if self.writes[point] & QUALITY_BIT:
-                self.quality_writing |= 1 << point
-        codes = [tb.code for tb in game.ruleset.tiebreaks if tb.code is not None]
-        self.rank_sees = any(code.sees_cards for code in codes)
-        self.rank_params = frozenset(p for code in codes for p in code.params_read)
-        self.rank_reads = _bits(s for code in codes for s in code.state_read)
+            if card.id in self.card_points:
+                continue  # held by several players: the same marks
+            card_marks = marks.of(card)
+            self.card_points[card.id] = card_marks.points | marks.declaring.get(card.id, 0)
+            seeing |= card_marks.seeing
+            for name, points in card_marks.params.items():
+                params[name] = params.get(name, 0) | points
+            for i in range(len(reading)):
+                reading[i] |= card_marks.reading[i]
+                writing[i] |= card_marks.writing[i]
+            if card_marks.writing[QUALITY_INDEX]:
+                self.quality_cards[card.id] = card_marks.writing[QUALITY_INDEX]
+        self.seeing = seeing
+        self.param_points = params
+        self.reading = {bit: reading[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
+        self.writing = {bit: writing[STATE_INDEX[name]] for name, bit in STATE_BITS.items()}
+        self.quality_writing = writing[QUALITY_INDEX]
+        # by what differs (bits): the points that cannot be replayed (as _depending says)
+        self.depending = depending = [0] * (1 << len(STATE_BITS))
+        for differs in range(1, len(depending)):
+            low = differs & -differs
+            alone = self.reading[low] | (self.quality_writing if low == QUALITY_BIT else 0)
+            depending[differs] = depending[differs ^ low] | alone
 
     def declared(self, removed: frozenset[str]) -> int:
         """The hook points (bits) of the stages the cards ``removed`` declare."""
         points = 0
-        for i, card_id in enumerate(self.declared_by):
-            if card_id in removed:
-                points |= 0b111 << (i * POINTS)
+        declaring = self.marks.declaring
+        for card_id in removed:
+            points |= declaring.get(card_id, 0)
         return points
-
-    def _mark(self, card_id: str, points: int) -> None:
-        self.card_points[card_id] = self.card_points.get(card_id, 0) | points
-
-    def _add(self, point: int, code: Compiled | None) -> None:
-        if code is None:
-            return
-        if code.sees_cards:
-            self.seeing |= 1 << point
-        for name in code.params_read:
-            self.param_points[name] = self.param_points.get(name, 0) | 1 << point
-        self.reads[point] |= _bits(code.state_read)
-        self.writes[point] |= _bits(code.state_written)
 
     def _ranked_as_before(self, fresh: Game) -> Result:
         """The result of ``fresh`` when nothing the ranking reads differs from the run with every
@@ -461,6 +604,10 @@ class _Plan:
         order = [everyone[i] for i in self.order]
         standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
         return Result(fresh, standings, self.decided, notes_of(fresh))
+
+
+def _stage_of(entry: tuple[int, Any, Any, Any]) -> int:
+    return int(entry[0])
 
 
 def _bits(names: Iterable[str]) -> int:
@@ -473,32 +620,52 @@ def _bits(names: Iterable[str]) -> int:
 class _Recorder:
     """Records the run with every card as it goes: checkpoints, and what each hook point did."""
 
-    def __init__(self, plan: _Plan, wanted: set[int]) -> None:
+    def __init__(self, plan: _Plan, wanted: int, probed: int, source: str) -> None:
         self.plan = plan
-        self.wanted = wanted
+        self.wanted = wanted  # the points (bits) to make checkpoints at
+        self.probed = probed  # the before and after points (bits) whose effects' work is kept, card by card
+        self.source = source
         self.last = -1
-        self.mark = (0, 0, 0)  # awards, steps and award groups as the last point began
+        # awards, steps and award groups as the last point began
+        self.awards = self.steps = self.groups = 0
 
     def pause(self, game: Game, point: int) -> bool:
-        self._close(game)
-        self.last, self.mark = point, (len(game.awards), game.steps, game._groups)
-        if point in self.wanted:
+        if self.last >= 0:
+            self._close(game)
+        self.last, self.awards, self.steps, self.groups = point, len(game.awards), game.steps, game._groups
+        # where no program has run yet (each takes a step at least), the game is as it begins: a
+        # removal starts at 0 instead
+        if self.wanted >> point & 1 and (game.steps or game.stages_run or game.awards):
             self.plan.checkpoints[point] = game.checkpoint()
+        if self.probed >> point & 1:
+            self._run_probed(game, point)
+            return True  # it ran here
         return False  # every point runs
 
+    def _run_probed(self, game: Game, point: int) -> None:
+        """Run before or after point ``point`` as run_stages would, keeping the work each card's effects took."""
+        plan = self.plan
+        stage = plan.stage_names[point // POINTS]
+        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
+        effects = plan.tables[0].get((stage, timing), [])
+        work: list[int] = []
+        run_hook_point(game, self.source, stage, effects, work)
+        by_card: dict[str, int] = {}
+        for (card, _, _), steps in zip(effects, work, strict=True):
+            by_card[card.id] = by_card.get(card.id, 0) + steps
+        plan.work[point] = by_card
+
     def finish(self, game: Game) -> None:
-        self._close(game)
-        if self.plan.end in self.wanted:  # a removal that changes nothing: it starts at the end
+        if self.last >= 0:
+            self._close(game)
+        if self.wanted >> self.plan.end & 1:  # a removal that changes nothing: it starts at the end
             self.plan.checkpoints[self.plan.end] = game.checkpoint()
 
     def _close(self, game: Game) -> None:
         """What the last point did, now that it has ended."""
-        last, plan = self.last, self.plan
-        if last < 0:
-            return
-        awards, steps, groups = self.mark
-        plan.spans[last] = (awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
-        if plan.writes[last] & QUALITY_BIT:
+        last, plan, steps, groups = self.last, self.plan, self.steps, self.groups
+        plan.spans[last] = (self.awards, len(game.awards), game.steps - steps, groups, game._groups - groups, steps)
+        if plan.quality_writing >> last & 1:
             plan.qualities[last] = _qualities(game)
 
 
@@ -524,20 +691,19 @@ class _Replay:
         self.players = {p.name: p for p in fresh.players}
 
     def pause(self, game: Game, point: int) -> bool:
-        self.settle(point)
+        if self.ran >= 0 or self.last + 1 != point:
+            self.settle(point)
+        else:
+            self.last = point  # the next point after one replayed: nothing to account for
         plan, differs = self.plan, self.differs
         span = plan.spans[point]
-        if (
-            span is None
-            or plan.reads[point] & differs
-            or plan.writes[point] & differs & QUALITY_BIT  # qualities that differ, changed again
-            or self._over(span)
-        ):
+        # code that reads what differs, or changes qualities that differ already, runs
+        if span is None or plan.depending[differs] >> point & 1 or self._over(span):
             return self._run(point)
         if self.forced >> point & 1:
             if not self.apart >> point & 1 or point % POINTS == TIMING_POINT["replace"]:
                 return self._run(point)
-            used = self._probe(point, span)
+            used = self._probe(point)
             if self.fresh.steps + span[2] - used > STEP_BUDGET:
                 return self._run(point)
             self._replay_apart(point, span, used)
@@ -549,27 +715,11 @@ class _Replay:
         self.ran, self.ran_awards = point, len(self.fresh.awards)
         return False
 
-    def _probe(self, point: int, span: tuple[int, int, int, int, int, int]) -> int:
-        """The work the removed cards' effects at ``point`` took in the run with every card: they
-        run once more, on this game as the point begins (what they read is as it was then), and
-        what they did is taken back."""
-        plan, fresh = self.plan, self.fresh
-        stage = plan.stage_names[point // POINTS]
-        timing = "before" if point % POINTS == TIMING_POINT["before"] else "after"
-        players = {p.index: p for p in fresh.players}
-        effects = [
-            (c, None if o is None else players[o.index], code)
-            for c, o, code in plan.tables[0].get((stage, timing), ())
-            if c.id in self.removed
-        ]
-        awards, steps, groups = fresh.awards, fresh.steps, fresh._groups
-        # from the work and awards the run with every card had as the point began: never over
-        # a limit where that run was not
-        fresh.awards, fresh.steps = [], span[5]
-        run_effects(fresh, stage, effects)
-        used = fresh.steps - span[5]
-        fresh.awards, fresh.steps, fresh._groups, fresh.unsettled, fresh.changes = awards, steps, groups, [], []
-        return used
+    def _probe(self, point: int) -> int:
+        """The work the removed cards' effects at ``point`` took in the run with every card, where
+        they read what they read here (nothing they read differs): the same work."""
+        work = self.plan.work[point]
+        return sum(work.get(card_id, 0) for card_id in self.removed)
 
     def _replay_apart(self, point: int, span: tuple[int, int, int, int, int, int], used: int) -> None:
         """Replay ``point`` without what the removed cards' effects did at it (work ``used``): the
@@ -591,7 +741,7 @@ class _Replay:
             player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
         fresh.steps += steps - used
         fresh._groups += len(renumbered)
-        if plan.writes[point] & QUALITY_BIT:
+        if plan.quality_writing >> point & 1:
             _set_qualities(fresh, plan.qualities[point])
 
     def settle(self, point: int) -> None:
@@ -604,7 +754,7 @@ class _Replay:
             self.ran = -1
         for skipped in range(self.last + 1, point):
             if plan.spans[skipped] is not None:
-                self.differs |= plan.writes[skipped]
+                self.differs |= plan.writes_at(skipped)
         self.last = point
 
     def _compare(self, point: int) -> None:
@@ -616,7 +766,7 @@ class _Replay:
             before = [(a.player, a.stage, a.stars) for a in plan.awards[span[0] : span[1]]]
             if before != [(a.player, a.stage, a.stars) for a in fresh.awards[self.ran_awards :]]:
                 self.differs |= STARS_BIT
-        if plan.writes[point] & QUALITY_BIT and not self.differs & QUALITY_BIT:
+        if plan.quality_writing >> point & 1 and not self.differs & QUALITY_BIT:
             if _qualities(fresh) != plan.qualities[point]:
                 self.differs |= QUALITY_BIT
 
@@ -641,7 +791,7 @@ class _Replay:
             player.stage_stars[award.stage] = player.stage_stars.get(award.stage, 0) + award.stars
         fresh.steps += steps
         fresh._groups += made
-        if plan.writes[point] & QUALITY_BIT:
+        if plan.quality_writing >> point & 1:
             _set_qualities(fresh, plan.qualities[point])
         if point % POINTS == TIMING_POINT["replace"]:
             fresh.stages_run.append(plan.stage_names[point // POINTS])

@@ -114,11 +114,17 @@ def run_stages(
             _end_hook_point(game, source)
 
 
-def run_effects(game: Game, stage: str, effects: list[tuple[Card, Player | None, Compiled | None]]) -> None:
-    """Run ``effects`` of a hook point of ``stage`` as :func:`run_stages` runs them, without ending
-    the hook point (rescoring learns the work a card's effects take, see stages/rescore.py)."""
+def run_hook_point(
+    game: Game, source: str, stage: str, effects: list[tuple[Card, Player | None, Compiled | None]], work: list[int]
+) -> None:
+    """Run the ``effects`` of a before or after hook point of ``stage`` and end it, as
+    :func:`run_stages` does; ``work`` gets the steps each effect took, in order (rescoring
+    replays a hook point without one card's effects, see stages/rescore.py)."""
     for card, owner, code in effects:
+        steps = game.steps
         _run(code, game, card, stage, owner)
+        work.append(game.steps - steps)
+    _end_hook_point(game, source)
 
 
 def _run_body(
