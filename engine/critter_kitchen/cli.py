@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TextIO
 
+    from .loading.stream import Entry
     from .loading.yamlpos import Document
     from .model.ruleset import Ruleset
     from .stages.runner import Result
@@ -427,7 +428,8 @@ def _report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False
 
 class _Input:
     """One record to score: its data (and the document that places its values), or the problems
-    that kept it from being read."""
+    that kept it from being read. (A record of standard input is a ``loading.stream.Entry``,
+    which has the same attributes.)"""
 
     def __init__(
         self, source: str, data: Any = None, problems: Sequence[Problem] = (), document: Document | None = None
@@ -447,9 +449,11 @@ class _Rulesets:
 
     def __init__(self, packs: Sequence[str]) -> None:
         from .loading.discovery import pack_folders
+        from .loading.records import record_packs
 
         self.cli_folders = pack_folders(packs)
         self.loaded: dict[tuple[str, ...], Ruleset] = {}
+        self.record_packs = record_packs  # imported once: a batch asks once a record
 
     def default(self) -> Ruleset:
         return self.named(())
@@ -465,9 +469,8 @@ class _Rulesets:
 
     def for_record(self, data: Any, source: str) -> Ruleset:
         """The ruleset to read a record with: the base pack, the packs it names, then ``--pack``."""
-        from .loading.records import record_packs
-
-        return self.named(record_packs(data, source), source)
+        ids = self.record_packs(data, source)
+        return self.loaded[ids] if ids in self.loaded else self.named(ids, source)
 
 
 def cmd_score(args: argparse.Namespace | _ScoreArguments) -> int:
@@ -486,38 +489,54 @@ def cmd_score(args: argparse.Namespace | _ScoreArguments) -> int:
     rulesets.default()  # a pack of --pack that does not load fails the command, not each record
     gc.enable()  # and at once freeze (no allocation between): what was made while paused is not walked
     gc.freeze()  # the ruleset lives as long as the process: the collector need not walk it for every game
+    batch = _Batch(rulesets, args)
     status = EXIT_OK
     for item in itertools.chain((first,), (second,) if second is not None else (), inputs):
-        if not _score_in_batch(rulesets, item, args):
+        if not batch.score(item):
             status = EXIT_INVALID
     return status
 
 
-def _score_in_batch(rulesets: _Rulesets, item: _Input, args: argparse.Namespace | _ScoreArguments) -> bool:
-    """Print one record's result, or its problems, in one write; whether it was scored.
+class _Batch:
+    """Scoring record after record: what does not change from one record to the next (the
+    output's form, whether it takes any character, the functions that write it) is found once,
+    not once a record."""
 
-    A record that fails (a problem in it, or a card effect that fails on it) is that
-    record's error alone: the records after it are still scored.
-    """
-    try:
-        result = _score(rulesets, item)
-    except InputError as e:
-        messages = [p.format() for p in e.problems]
-    else:
-        if args.format == "json":
-            from .report.json import result_json
+    def __init__(self, rulesets: _Rulesets, args: argparse.Namespace | _ScoreArguments) -> None:
+        from .report.json import json_text, result_json
+        from .report.text import result_text
 
-            sys.stdout.write(_json_out({"source": item.source, **result_json(result)}) + "\n")
+        self.rulesets = rulesets
+        self.as_json = args.format == "json"
+        self.explain = bool(args.explain)
+        self.ascii_only = not _is_unicode_output()  # standard output's encoding is that of the whole run
+        self.json_text = json_text
+        self.result_json = result_json
+        self.result_text = result_text
+
+    def score(self, item: _Input | Entry) -> bool:
+        """Print one record's result, or its problems, in one write; whether it was scored.
+
+        A record that fails (a problem in it, or a card effect that fails on it) is that
+        record's error alone: the records after it are still scored.
+        """
+        try:
+            result = _score(self.rulesets, item)
+        except InputError as e:
+            messages = [p.format() for p in e.problems]
         else:
-            from .report.text import result_text
-
-            sys.stdout.write(f"== {escaped(item.source)}\n{result_text(result, explain=args.explain)}\n")
-        return True
-    if args.format == "json":
-        sys.stdout.write(_json_out({"source": item.source, "errors": messages}) + "\n")
-    else:
-        sys.stderr.write("".join(m + "\n" for m in messages))
-    return False
+            if self.as_json:
+                value = {"source": item.source, **self.result_json(result)}
+                sys.stdout.write(self.json_text(value, ascii_only=self.ascii_only) + "\n")
+            else:
+                sys.stdout.write(f"== {escaped(item.source)}\n{self.result_text(result, explain=self.explain)}\n")
+            return True
+        if self.as_json:
+            errors = {"source": item.source, "errors": messages}
+            sys.stdout.write(self.json_text(errors, ascii_only=self.ascii_only) + "\n")
+        else:
+            sys.stderr.write("".join(m + "\n" for m in messages))
+        return False
 
 
 def _json_out(data: Any, indent: int | None = None) -> str:
@@ -528,7 +547,7 @@ def _json_out(data: Any, indent: int | None = None) -> str:
     return json_text(data, indent=indent, ascii_only=not _is_unicode_output())
 
 
-def _score(rulesets: _Rulesets, item: _Input) -> Result:
+def _score(rulesets: _Rulesets, item: _Input | Entry) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
     from .loading.records import read_record
     from .stages.runner import score_game
@@ -543,7 +562,7 @@ def _score(rulesets: _Rulesets, item: _Input) -> Result:
         raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
 
-def _score_one(rulesets: _Rulesets, item: _Input, args: argparse.Namespace | _ScoreArguments) -> int:
+def _score_one(rulesets: _Rulesets, item: _Input | Entry, args: argparse.Namespace | _ScoreArguments) -> int:
     result = _score(rulesets, item)
     if args.format == "json":
         from .report.json import result_json
@@ -556,7 +575,7 @@ def _score_one(rulesets: _Rulesets, item: _Input, args: argparse.Namespace | _Sc
     return EXIT_OK
 
 
-def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
+def _read_inputs(names: Sequence[str]) -> Iterator[_Input | Entry]:
     from .loading.files import load_record
 
     for name in names:
@@ -570,13 +589,12 @@ def _read_inputs(names: Sequence[str]) -> Iterator[_Input]:
             yield _Input(name, problems=e.problems)
 
 
-def _read_stdin() -> Iterator[_Input]:
+def _read_stdin() -> Iterator[Entry]:
     """Standard input's records: one document, or JSON Lines (the rule is in loading/stream.py)."""
     from .loading.stream import read_stream
 
     stream = None if sys.stdin is None else getattr(sys.stdin, "buffer", None)
-    for entry in read_stream(stream, "-"):
-        yield _Input(entry.source, entry.data, entry.problems, entry.document)
+    return read_stream(stream, "-")
 
 
 # plan

@@ -27,7 +27,20 @@ if TYPE_CHECKING:
     from typing import Any
 
 UNREAD = object()  # what read() gives when the json module must read the text
-_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _float_marks() -> bytes:
+    """A translation that writes every digit as 0x00, ``.`` and ``e`` as 0x01, and 0x00 and 0x01
+    (which orjson never writes: it escapes control characters) as a space."""
+    table = bytearray(range(256))
+    table[0] = table[1] = 0x20
+    for digit in b"0123456789":
+        table[digit] = 0
+    table[ord(".")] = table[ord("e")] = 1
+    return bytes(table)
+
+
+_FLOAT_MARKS = _float_marks()
 _orjson: Any = None  # the module once imported; False when it is not installed
 
 
@@ -46,16 +59,17 @@ def _module() -> Any:
 def _floatless(written: bytes) -> bool:
     """Whether JSON written by orjson holds no float (a string may only look like one: then False).
 
-    orjson writes a float with a digit, then ``.`` or ``e``.
+    orjson writes a float with a digit, then ``.`` or ``e``: translated, a 0x00 then a 0x01
+    (one translation and one search, where a search for each of ``.`` and ``e`` took twice
+    as long).
     """
-    digits = written.translate(_DIGITS)
-    return b"0." not in digits and b"0e" not in digits
+    return b"\x00\x01" not in written.translate(_FLOAT_MARKS)
 
 
 def read(text: str) -> Any:
     """``text`` read as the json module reads it (no float in it), or UNREAD."""
     orjson = _module()
-    if not orjson or "\\u003" in text:
+    if not orjson or ("\\" in text and "\\u003" in text):  # a backslash is rare: looked for first
         return UNREAD
     try:
         data = orjson.loads(text)

@@ -80,13 +80,26 @@ def parse_json(source: str, text: str) -> Any:
     records in a third of the time, and :mod:`critter_kitchen.fastjson` takes its answer
     only where it is the json module's; everything else, and every error, is read here.
     """
-    from .. import fastjson
-
+    fastjson = _fastjson()
     data = fastjson.read(text)
     if data is fastjson.UNREAD:
         data = json_module_read(source, text)
     _refuse_lone_surrogates(source, text)
     return data
+
+
+_fastjson_module: Any = None
+
+
+def _fastjson() -> Any:
+    """critter_kitchen.fastjson, imported when a JSON record is first read (a JSON Lines batch
+    reads one a line: an import statement there cost a microsecond a record)."""
+    global _fastjson_module
+    if _fastjson_module is None:
+        from .. import fastjson
+
+        _fastjson_module = fastjson
+    return _fastjson_module
 
 
 def json_module_read(source: str, text: str) -> Any:
@@ -122,6 +135,8 @@ def _lone_surrogate(text: str) -> re.Match[str] | None:
     JSON allows such an escape, but the string it makes is not Unicode text: it could be
     neither printed nor written as UTF-8 (YAML refuses the same escape as a syntax error).
     """
+    if "\\u" not in text:  # no escape of a character at all: the common case, and quick to see
+        return None
     import re  # JSON records only; json has loaded it already
 
     if re.search(r"\\u[dD][89a-fA-F]", text) is None:  # the common case: no such escape at all

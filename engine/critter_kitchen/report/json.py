@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .. import fastjson  # imports nothing itself (orjson only when first used)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -51,8 +53,6 @@ def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False
 def _compact(value: Any) -> str | None:
     """``value`` as compact JSON written by orjson where it equals json's (a JSON Lines batch
     writes one a record), else None."""
-    from .. import fastjson
-
     return fastjson.write(value)
 
 
