@@ -27,11 +27,19 @@ Meals are built by adding items one kind at a time. Why nothing that matters is 
   of its own items is at least as good in every plan; the same holds of two meals under
   construction that will be judged alike whatever is added (same counts of each type and
   token, same quality or both past the last step, same spices left, same stars on the
-  way). Those kinds come last, so the other items are settled when this is used.
+  way). Those kinds come last, so the other items are settled when this is used; when they
+  can be added in few ways, those ways are told once and, for each number of stars, the
+  cheapest reaching it is taken (:meth:`BandMeals.cheapest_own`).
+* **Types several cards share** are each lowered by one card of the round
+  (:func:`lowered_types`): that card's meal is not listed when it would earn as many stars
+  with one of its ingredients of the type made one of lower value the meal leaves in the
+  pantry (:meth:`BandMeals.lowers` proves that a best plan needs no such meal; a meal that
+  only such meals can grow from is not grown, :meth:`BandMeals.windowed`).
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 
 from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
@@ -50,6 +58,7 @@ if TYPE_CHECKING:
 
 LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
 LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
+OWN_WAYS = 512  # ways to add a card's own items told once per start state; more: grown piece by piece
 LOOSE = 1 << 60  # no lowering bounds the meals grown from this one (see BandMeals.windowed)
 
 
@@ -245,6 +254,7 @@ class BandMeals:
         self.verdicts: dict[tuple[int, ...], bool] = {}  # is_legal's, by the counts of this listing's slots
         self.prepare_combos()
         self.prepare_trades()
+        self.prepare_own_ways()
         # the sums of parts the pieces j.. can add (a bit set; more than they can: spices not counted out)
         self.adding = [1] * (len(self.order) + 1)
         for j in range(len(self.order) - 1, -1, -1):
@@ -418,6 +428,9 @@ class BandMeals:
         type and token so far, the spices left, the quality (past the last step, any) and the
         stars on the way: worked out once for each such start, and added to every meal that has it.
         """
+        if self.own_ways is not None:
+            self.cheapest_own(counts, spices_left, total, chosen, use, stars, value, spices)
+            return
         start = (counts, spices_left, min(total, self.steps.top), stars)
         known = self.own_parts.get(start)
         if known is None:
@@ -436,6 +449,127 @@ class BandMeals:
                 value + more_value,
                 spices + more_spices,
             )
+
+    def prepare_own_ways(self) -> None:
+        """Every way to add some of this card's own items (some of each own piece, in each spicing):
+        (quality added, spices needed (packed), use added, ingredients, value added, spices added,
+        counts added to each slot); None when there are more than OWN_WAYS."""
+        self.own_ways: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, int]] | None = None
+        self.own_starts: dict[tuple[tuple[int, ...], int], list[tuple[list[int], list[Any]]]] = {}
+        ways = 1
+        for j in range(self.first_own, len(self.order)):
+            ways *= len(self.combos[j]) + 1
+        if ways > OWN_WAYS:
+            return
+        guard = self.spice_guard
+        have = self.pack_spices(self.items.have[self.items.spice_at : self.items.token_at])
+        found: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, tuple[int, ...]]]
+        found = [(0, 0, 0, (), 0, 0, (0,) * len(self.slots))]
+        for j in range(self.first_own, len(self.order)):
+            grown = list(found)
+            for add, need, use, chosen, value, spices, counts in found:
+                for slot, count, more, more_need, more_use, added, more_value, more_spices in self.combos[j]:
+                    if ((have | guard) - (need + more_need)) & guard != guard:
+                        continue  # more of a spice than the pantry holds
+                    at = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+                    way = (add + more, need + more_need, use + more_use, (*chosen, *added), value + more_value)
+                    grown.append((*way, spices + more_spices, at))
+            found = grown
+        found = sorted(found[1:], key=lambda w: w[0])  # not the way that adds nothing; by quality added
+        # what legality and the spices see of a way: its counts (few: one per count of each own
+        # type) and the spice fields some way needs
+        self.own_counts = sorted({w[6] for w in found})
+        at = {counts: i for i, counts in enumerate(self.own_counts)}
+        field = (1 << self.spice_width) - 1
+        self.own_spices = 0
+        for way in found:
+            for k in range(len(self.items.spice_names)):
+                if way[1] >> (k * self.spice_width) & field:
+                    self.own_spices |= field << (k * self.spice_width)
+        self.own_ways = [(*w[:6], at[w[6]]) for w in found]
+
+    def cheapest_own(
+        self,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """This card's own items added to a meal whose other items are settled, when they can be
+        added in few ways (:attr:`own_ways`): for each number of stars above ``stars`` and each use
+        of the items other cards may take (a shared spice on an own ingredient), only the cheapest
+        way (least value, then fewest spices) to earn at least that many is listed.
+
+        Why no other is needed: another way with the same other items earning those stars spends
+        no less of this card's own; one earning more with no more of its own is at least as good
+        in every plan (the own items are this card's alone). Which ways fit the spices left and
+        make a legal meal depends only on the spices left and the counts so far (legality depends
+        only on the counts): told once for each, with the cheapest way from each quality added up.
+        """
+        assert self.own_ways is not None
+        key = (counts, spices_left & self.own_spices)
+        groups = self.own_starts.get(key)
+        if groups is None:
+            groups = self.own_starts[key] = self.own_groups(counts, spices_left, chosen)
+        budget = self.meals.budget
+        steps = self.steps
+        for adds, best in groups:
+            last = None
+            for least, at in steps.steps:
+                if at <= stars:
+                    continue
+                i = bisect.bisect_left(adds, least - total)
+                if i == len(adds):
+                    break  # no way reaches these stars, nor more
+                way = best[i]
+                if way is last:
+                    continue
+                last = way
+                if budget[0] <= 0:
+                    self.meals.stopped = True
+                    return
+                budget[0] -= 1
+                (more_value, more_spices), add, more_use, added, grown = way
+                earned = steps.stars(total + add)
+                grown_chosen = (*chosen, *added)
+                self.record(
+                    grown_chosen, grown, total + add, use + more_use, earned, value + more_value, spices + more_spices
+                )
+
+    def own_groups(
+        self, counts: tuple[int, ...], spices_left: int, chosen: tuple[Ingredient, ...]
+    ) -> list[tuple[list[int], list[Any]]]:
+        """The ways to add own items that fit ``spices_left`` and make a legal meal from ``counts``,
+        by their use of the items other cards may take: each group as the qualities the ways add
+        (ascending) and, at each, the cheapest way adding at least that much."""
+        assert self.own_ways is not None
+        guard = self.spice_guard
+        grown_counts = [tuple(a + b for a, b in zip(counts, more, strict=True)) for more in self.own_counts]
+        legal: list[bool | None] = [None] * len(grown_counts)
+        by_part: dict[int, list[tuple[int, tuple[int, int], int, tuple[Ingredient, ...], tuple[int, ...]]]] = {}
+        for add, need, more_use, added, more_value, more_spices, at in self.own_ways:  # by quality added
+            if ((spices_left | guard) - need) & guard != guard:
+                continue  # the spices ran out
+            if legal[at] is None:
+                legal[at] = self.is_legal(grown_counts[at], (*chosen, *added))
+            if legal[at]:
+                way = (add, (more_value, more_spices), more_use, added, grown_counts[at])
+                by_part.setdefault(more_use & ~self.own_mask, []).append(way)
+        groups: list[tuple[list[int], list[Any]]] = []
+        for ways in by_part.values():
+            best: list[Any] = [None] * len(ways)
+            cheapest = None
+            for i in range(len(ways) - 1, -1, -1):
+                add, cost, more_use, added, grown = ways[i]
+                if cheapest is None or cost < cheapest[0]:
+                    cheapest = (cost, add, more_use, added, grown)
+                best[i] = cheapest
+            groups.append(([w[0] for w in ways], best))
+        return groups
 
     def grow(
         self,
@@ -456,6 +590,9 @@ class BandMeals:
         traded = self.traded[j]
         left = self.left_loss(j, chosen) if traded else LOOSE  # when some of piece j stay in the pantry
         have = self.order[j].count
+        verdicts = self.verdicts
+        steps = self.steps
+        table, top = steps.table, steps.top
         for slot, count, add, need, more_use, added, more_value, more_spices in self.combos[j]:
             after = (spices_left | guard) - need
             if after & guard != guard:
@@ -473,8 +610,11 @@ class BandMeals:
             grown_tight = tight
             if traded:
                 grown_tight = min(grown_tight, self.taken_loss(j, added, use), left if count < have else LOOSE)
-            if self.is_legal(grown, grown_chosen):
-                earned = self.steps.stars(grown_total)
+            legal = verdicts.get(grown)
+            if legal is None:
+                legal = self.is_legal(grown, grown_chosen)
+            if legal:
+                earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
                 if earned > stars:
                     self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
                     grown_stars = earned
@@ -795,6 +935,7 @@ class Combination:
         if i == len(self.options) - 1:
             self.last_card(left, stars, value, tokens, spices, chosen)
             return
+        before_last = i == len(self.options) - 2  # then straight to the last card's meal (see last_card)
         for option in self.options[i]:
             grown_stars = stars + option.stars
             if grown_stars + self.still[i + 1] < self.best[0][0]:
@@ -803,18 +944,34 @@ class Combination:
             if after & guard != guard:
                 continue  # does not fit the items left
             grown = (grown_stars, value + option.value, tokens + option.tokens, spices + option.spices)
-            self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
-        self.visit(i + 1, left, stars, value, tokens, spices, chosen)  # no meal for this card
+            if before_last:
+                self.last_card(after ^ guard, *grown, (*chosen, option))
+            else:
+                self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
+        if before_last:
+            self.last_card(left, stars, value, tokens, spices, chosen)  # no meal for this card
+        else:
+            self.visit(i + 1, left, stars, value, tokens, spices, chosen)
 
     def last_card(
         self, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
     ) -> None:
-        """The last card: its first meal (best first) that fits the items left, or none, ends the plan."""
+        """The last card: its first meal (best first) that fits the items left, or none, ends the plan
+        (each kept if better than the best so far, that one first)."""
+        items = self.items
         option = self.first_fitting(len(self.options) - 1, left)
         if option is not None:
-            grown = (stars + option.stars, value + option.value, tokens + option.tokens, spices + option.spices)
-            self.visit(len(self.options), 0, *grown, (*chosen, option))
-        self.visit(len(self.options), left, stars, value, tokens, spices, chosen)
+            key = (
+                stars + option.stars,
+                items.value_held - value - option.value,
+                -tokens - option.tokens,
+                items.spices_held - spices - option.spices,
+            )
+            if key > self.best[0]:
+                self.best = (key, (*chosen, option))
+        key = (stars, items.value_held - value, -tokens, items.spices_held - spices)
+        if key > self.best[0]:
+            self.best = (key, chosen)
 
     def first_fitting(self, i: int, left: int) -> Option | None:
         """Card i's best meal that fits ``left`` (remembered by the items its meals may use)."""
