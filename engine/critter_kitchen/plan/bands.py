@@ -471,22 +471,22 @@ class BandMeals:
                 for slot, count, more, more_need, more_use, added, more_value, more_spices in self.combos[j]:
                     if ((have | guard) - (need + more_need)) & guard != guard:
                         continue  # more of a spice than the pantry holds
-                    at = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
-                    way = (add + more, need + more_need, use + more_use, (*chosen, *added), value + more_value)
-                    grown.append((*way, spices + more_spices, at))
+                    more_counts = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+                    partial = (add + more, need + more_need, use + more_use, (*chosen, *added), value + more_value)
+                    grown.append((*partial, spices + more_spices, more_counts))
             found = grown
         found = sorted(found[1:], key=lambda w: w[0])  # not the way that adds nothing; by quality added
         # what legality and the spices see of a way: its counts (few: one per count of each own
         # type) and the spice fields some way needs
         self.own_counts = sorted({w[6] for w in found})
-        at = {counts: i for i, counts in enumerate(self.own_counts)}
+        index_of = {counts: i for i, counts in enumerate(self.own_counts)}
         field = (1 << self.spice_width) - 1
         self.own_spices = 0
-        for way in found:
+        for each in found:
             for k in range(len(self.items.spice_names)):
-                if way[1] >> (k * self.spice_width) & field:
+                if each[1] >> (k * self.spice_width) & field:
                     self.own_spices |= field << (k * self.spice_width)
-        self.own_ways = [(*w[:6], at[w[6]]) for w in found]
+        self.own_ways = [(*w[:6], index_of[w[6]]) for w in found]
 
     def cheapest_own(
         self,
