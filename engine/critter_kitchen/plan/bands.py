@@ -44,6 +44,7 @@ import itertools
 
 from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
 from ..model.game import Ingredient
+from .exact import undominated
 from .search import PlannedMeal
 
 TYPE_CHECKING = False
@@ -177,6 +178,32 @@ def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
     return Steps(steps)
 
 
+class Listed:
+    """A meal found by the listing, before it is made a meal: what the planner's filter sees of it."""
+
+    __slots__ = ("stars", "value", "tokens", "spices", "use", "chosen", "counts", "total")
+
+    def __init__(
+        self,
+        stars: int,
+        value: int,
+        tokens: int,
+        spices: int,
+        use: int,
+        chosen: tuple[Ingredient, ...],
+        counts: tuple[int, ...],
+        total: int,
+    ) -> None:
+        self.stars = stars
+        self.value = value
+        self.tokens = tokens
+        self.spices = spices
+        self.use = use
+        self.chosen = chosen
+        self.counts = counts
+        self.total = total
+
+
 class Piece:
     """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
 
@@ -262,7 +289,18 @@ class BandMeals:
         spices_have = self.items.have[self.items.spice_at : self.items.token_at]
         start = (0,) * len(self.slots)
         self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
-        return [(self.meal(chosen, counts, total), use) for _, chosen, counts, total, use in self.found.values()]
+        return [(self.meal(o.chosen, o.counts, o.total), o.use) for o in self.kept()]
+
+    def kept(self) -> list[Listed]:
+        """The meals found that the planner's filter keeps (:meth:`~.exact.FastSearch.by_stars`, on
+        the stars of their steps): the others are dropped before they are made meals."""
+        token_slots = [k for k, (what, _) in enumerate(self.slots) if what == "token"]
+        listed = [
+            Listed(stars, value, sum(counts[k] for k in token_slots), spices, use, chosen, counts, total)
+            for (stars, _), ((value, spices), chosen, counts, total, use) in self.found.items()
+        ]
+        listed.sort(key=lambda o: (-o.stars, o.value, o.tokens, o.spices))
+        return undominated(listed, self.items)
 
     def prepare_most_added(self) -> None:
         """``most_added[j][k]``: the most the pieces j.. can add to a meal with k spices left. An

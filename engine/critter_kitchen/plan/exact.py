@@ -29,13 +29,18 @@ from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
-    from typing import Any
+    from typing import Any, Protocol, TypeVar
 
     from ..model.ruleset import Card
     from .pantry import Question
 
     Use = tuple[int, ...]  # how many of each item (ingredient kinds, spices, tokens) a meal uses
     Key = tuple[int, int, int, int]  # stars, value left unused, -tokens spent, spices left
+
+    class HasUse(Protocol):
+        use: int  # packed (see Items.pack)
+
+    Used = TypeVar("Used", bound=HasUse)
 
 
 class Option:
@@ -63,7 +68,7 @@ def _pareto(options: list[Option], guard: int) -> list[Option]:
     return kept
 
 
-def undominated(ordered: list[Option], items: Items) -> list[Option]:
+def undominated(ordered: list[Used], items: Items) -> list[Used]:
     """The options of ``ordered`` (distinct uses) that no option before them covers (uses no
     more of every item), in their order.
 
@@ -85,7 +90,7 @@ def undominated(ordered: list[Option], items: Items) -> list[Option]:
             if n < bottoms[k]:
                 bottoms[k] = n
     told = [(k * width, tops[k], [0] * tops[k]) for k in range(len(tops)) if bottoms[k] < tops[k]]
-    kept: list[Option] = []
+    kept: list[Used] = []
     every = 0  # the kept options, as bits
     for option in ordered:
         use = option.use
