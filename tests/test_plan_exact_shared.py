@@ -170,3 +170,52 @@ def test_larger_plans_with_shared_types_lowered_equal_the_plain_listing(base, mo
         key, _ = FastSearch(asked, 10**7).run()
         assert plan.optimal and order(plan) == key, n
     assert counts["dropped"] > 50
+
+
+def test_own_items_added_by_their_cheapest_ways_give_the_plans_of_growing_them_piece_by_piece(base, monkeypatch):
+    """The cheapest ways to each number of stars (bands.BandMeals.cheapest_own) against growing a
+    card's own items piece by piece (its rules as before, used when there are too many ways)."""
+    counts = counting(monkeypatch)
+    ways: list[int] = []
+    cheapest = bands.BandMeals.cheapest_own
+
+    def counted(self, *args):
+        ways.append(1)
+        return cheapest(self, *args)
+
+    monkeypatch.setattr(bands.BandMeals, "cheapest_own", counted)
+    rng = random.Random(91)
+    for n in range(60):
+        pantry = larger_own_pantry(rng, base, 5 + n % 6)
+        asked = question({k: v for k, v in pantry.items() if not k.startswith("_")}, base)
+        monkeypatch.setattr(bands, "OWN_WAYS", 512)
+        by_ways = plan_round(asked)
+        monkeypatch.setattr(bands, "OWN_WAYS", 0)  # every card's own items grown piece by piece
+        by_pieces = plan_round(asked)
+        assert by_ways.optimal and by_pieces.optimal
+        assert order(by_ways) == order(by_pieces), (n, pantry)
+        if n % 6 < 2:  # 5 or 6 ingredients: within the exhaustive search's reach
+            reference = plan_round_exhaustive(asked)
+            assert reference.optimal and order(by_pieces) == order(reference), (n, pantry)
+    assert len(ways) > 100 and counts["dropped"] > 0
+
+
+def larger_own_pantry(rng: random.Random, ruleset, ingredients: int) -> dict:
+    """A round-3 pantry with ``ingredients`` ingredients of the cards' types (some only one card
+    takes), one or two spices, soup and bisque."""
+    ids = sorted(c.id for c in ruleset.cards.values() if c.kind == "challenge")
+    cards = rng.sample(ids, 6)
+    kinds = sorted({k for c in cards[:3] for k in ruleset.cards[c].requires})
+    wild = ruleset.base_params()["wild_spice"]
+    return {
+        "for": "round3",
+        "cards": {"challenges": {"round3": cards[:3]}},
+        "player": {"name": "Ana"},
+        "pantry": {
+            "ingredients": [{"type": rng.choice(kinds), "value": rng.randint(1, 8)} for _ in range(ingredients)],
+            "spices": [rng.choice([*kinds, wild]) for _ in range(rng.randint(1, 2))],
+            "soup": rng.randint(0, 2),
+            "bisque": rng.randint(0, 1),
+        },
+        "_round6": cards[3:],
+    }

@@ -493,7 +493,7 @@ class BandMeals:
         (quality added, spices needed (packed), use added, ingredients, value added, spices added,
         counts added to each slot); None when there are more than OWN_WAYS."""
         self.own_ways: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, int]] | None = None
-        self.own_starts: dict[tuple[tuple[int, ...], int], list[tuple[list[int], list[Any]]]] = {}
+        self.own_starts: dict[tuple[int, int], list[tuple[list[int], list[Any]]]] = {}  # by legal counts, spices
         ways = 1
         for j in range(self.first_own, len(self.order)):
             ways *= len(self.combos[j]) + 1
@@ -525,6 +525,10 @@ class BandMeals:
                 if each[1] >> (k * self.spice_width) & field:
                     self.own_spices |= field << (k * self.spice_width)
         self.own_ways = [(*w[:6], index_of[w[6]]) for w in found]
+        self.own_example: list[tuple[Ingredient, ...]] = [()] * len(self.own_counts)  # a way's items, for each counts
+        for w in reversed(found):
+            self.own_example[index_of[w[6]]] = w[3]
+        self.own_legal: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
 
     def cheapest_own(
         self,
@@ -549,10 +553,13 @@ class BandMeals:
         only on the counts): told once for each, with the cheapest way from each quality added up.
         """
         assert self.own_ways is not None
-        key = (counts, spices_left & self.own_spices)
+        legal = self.own_legal.get(counts)
+        if legal is None:
+            legal = self.own_legal[counts] = self.legal_own_counts(counts, chosen)
+        key = (legal[0], spices_left & self.own_spices)
         groups = self.own_starts.get(key)
         if groups is None:
-            groups = self.own_starts[key] = self.own_groups(counts, spices_left, chosen)
+            groups = self.own_starts[key] = self.own_groups(legal[0], spices_left)
         budget = self.meals.budget
         steps = self.steps
         for adds, best in groups:
@@ -571,31 +578,44 @@ class BandMeals:
                     self.meals.stopped = True
                     return
                 budget[0] -= 1
-                (more_value, more_spices), add, more_use, added, grown = way
+                (more_value, more_spices), add, more_use, added, at = way
                 earned = steps.stars(total + add)
                 grown_chosen = (*chosen, *added)
                 self.record(
-                    grown_chosen, grown, total + add, use + more_use, earned, value + more_value, spices + more_spices
+                    grown_chosen,
+                    legal[1][at],
+                    total + add,
+                    use + more_use,
+                    earned,
+                    value + more_value,
+                    spices + more_spices,
                 )
 
-    def own_groups(
-        self, counts: tuple[int, ...], spices_left: int, chosen: tuple[Ingredient, ...]
-    ) -> list[tuple[list[int], list[Any]]]:
-        """The ways to add own items that fit ``spices_left`` and make a legal meal from ``counts``,
-        by their use of the items other cards may take: each group as the qualities the ways add
-        (ascending) and, at each, the cheapest way adding at least that much."""
+    def legal_own_counts(
+        self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]
+    ) -> tuple[int, list[tuple[int, ...]]]:
+        """Which of the counts the own ways add make a legal meal from ``counts`` (bits, by
+        :attr:`own_counts`), and the counts each makes."""
+        legal = 0
+        grown_counts = [tuple(a + b for a, b in zip(counts, more, strict=True)) for more in self.own_counts]
+        for i, grown in enumerate(grown_counts):
+            if self.is_legal(grown, (*chosen, *self.own_example[i])):
+                legal |= 1 << i
+        return legal, grown_counts
+
+    def own_groups(self, legal: int, spices_left: int) -> list[tuple[list[int], list[Any]]]:
+        """The ways to add own items that fit ``spices_left`` and whose counts make a legal meal
+        (``legal``: see :meth:`legal_own_counts`), by their use of the items other cards may take:
+        each group as the qualities the ways add (ascending) and, at each, the cheapest way adding
+        at least that much."""
         assert self.own_ways is not None
         guard = self.spice_guard
-        grown_counts = [tuple(a + b for a, b in zip(counts, more, strict=True)) for more in self.own_counts]
-        legal: list[bool | None] = [None] * len(grown_counts)
-        by_part: dict[int, list[tuple[int, tuple[int, int], int, tuple[Ingredient, ...], tuple[int, ...]]]] = {}
+        by_part: dict[int, list[tuple[int, tuple[int, int], int, tuple[Ingredient, ...], int]]] = {}
         for add, need, more_use, added, more_value, more_spices, at in self.own_ways:  # by quality added
             if ((spices_left | guard) - need) & guard != guard:
                 continue  # the spices ran out
-            if legal[at] is None:
-                legal[at] = self.is_legal(grown_counts[at], (*chosen, *added))
-            if legal[at]:
-                way = (add, (more_value, more_spices), more_use, added, grown_counts[at])
+            if legal >> at & 1:
+                way = (add, (more_value, more_spices), more_use, added, at)
                 by_part.setdefault(more_use & ~self.own_mask, []).append(way)
         groups: list[tuple[list[int], list[Any]]] = []
         for ways in by_part.values():

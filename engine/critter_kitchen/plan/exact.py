@@ -75,21 +75,17 @@ def undominated(ordered: list[Used], items: Items) -> list[Used]:
     Covering is transitive, so an option covered by one dropped is covered by one kept: only the
     kept are asked. They are asked all at once: for each item and count, the set of kept options
     using at most that many of it (a bit set); an option is covered when the sets of its counts
-    share a kept one. Items every option uses alike are left out (every kept one is at most those).
+    share a kept one. Items no option uses are left out, and so are the counts of all an item
+    the pantry holds (every kept option uses at most those).
     """
     width = items.width
     field = (1 << width) - 1
-    tops = [0] * len(items.have)
-    bottoms = list(items.have)
+    used = 0
     for option in ordered:
-        use = option.use
-        for k in range(len(tops)):
-            n = use >> (k * width) & field
-            if n > tops[k]:
-                tops[k] = n
-            if n < bottoms[k]:
-                bottoms[k] = n
-    told = [(k * width, tops[k], [0] * tops[k]) for k in range(len(tops)) if bottoms[k] < tops[k]]
+        used |= option.use
+    told = [
+        (k * width, n, [0] * n) for k, n in enumerate(items.have) if used >> (k * width) & field
+    ]  # (where the item's count is, how many the pantry holds, the kept using at most each count)
     kept: list[Used] = []
     every = 0  # the kept options, as bits
     for option in ordered:
