@@ -491,7 +491,8 @@ class BandMeals:
     def prepare_own_ways(self) -> None:
         """Every way to add some of this card's own items (some of each own piece, in each spicing):
         (quality added, spices needed (packed), use added, ingredients, value added, spices added,
-        counts added to each slot); None when there are more than OWN_WAYS."""
+        which of :attr:`own_counts` it adds to the counts of each slot), by the quality added; None
+        when there are more than OWN_WAYS."""
         self.own_ways: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, int]] | None = None
         self.own_starts: dict[tuple[int, int], list[tuple[list[int], list[Any]]]] = {}  # by legal counts, spices
         ways = 1
@@ -550,7 +551,9 @@ class BandMeals:
         no less of this card's own; one earning more with no more of its own is at least as good
         in every plan (the own items are this card's alone). Which ways fit the spices left and
         make a legal meal depends only on the spices left and the counts so far (legality depends
-        only on the counts): told once for each, with the cheapest way from each quality added up.
+        only on the counts): which counts are legal is told once for each counts so far
+        (:meth:`legal_own_counts`), and the ways, with the cheapest from each quality added up,
+        once for each of those and the spices left (:meth:`own_groups`).
         """
         assert self.own_ways is not None
         legal = self.own_legal.get(counts)
