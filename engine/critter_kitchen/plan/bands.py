@@ -27,15 +27,24 @@ Meals are built by adding items one kind at a time. Why nothing that matters is 
   of its own items is at least as good in every plan; the same holds of two meals under
   construction that will be judged alike whatever is added (same counts of each type and
   token, same quality or both past the last step, same spices left, same stars on the
-  way). Those kinds come last, so the other items are settled when this is used.
+  way). Those kinds come last, so the other items are settled when this is used; when they
+  can be added in few ways, those ways are told once and, for each number of stars, the
+  cheapest reaching it is taken (:meth:`BandMeals.cheapest_own`).
+* **Types several cards share** are each lowered by one card of the round
+  (:func:`lowered_types`): that card's meal is not listed when it would earn as many stars
+  with one of its ingredients of the type made one of lower value the meal leaves in the
+  pantry (:meth:`BandMeals.lowers` proves that a best plan needs no such meal; a meal that
+  only such meals can grow from is not grown, :meth:`BandMeals.windowed`).
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 
 from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
 from ..model.game import Ingredient
+from .exact import undominated
 from .search import PlannedMeal
 
 TYPE_CHECKING = False
@@ -50,6 +59,8 @@ if TYPE_CHECKING:
 
 LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
 LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
+OWN_WAYS = 512  # ways to add a card's own items told once per start state; more: grown piece by piece
+LOOSE = 1 << 60  # no lowering bounds the meals grown from this one (see BandMeals.windowed)
 
 
 FEW_MEALS = 400  # a card with at most about this many meals has them all listed: finding its steps costs more
@@ -57,6 +68,11 @@ FEW_MEALS = 400  # a card with at most about this many meals has them all listed
 
 def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
     """Whether the card has few enough meals (a rough count) that listing them all is cheaper than the steps."""
+    return rough_count(meals, card, held) <= FEW_MEALS
+
+
+def rough_count(meals: CardMeals, card: Card, held: bool) -> int:
+    """How many meals the card has, roughly (more than it has: every count of each kind, every spicing)."""
     items = meals.items
     allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
     count = 1
@@ -69,7 +85,43 @@ def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
         count *= n + 1
     spices = sum(items.have[items.spice_at : items.token_at])
     spicings: int = (spices + 1) ** min(spices, ingredients)
-    return count * spicings <= FEW_MEALS
+    return count * spicings
+
+
+def exchangeable(group: list[Piece]) -> bool:
+    """Whether the kinds of one type (``group``, by value) may trade values in a meal and keep it
+    legal and no worse for the higher value: each may carry the same spicings, and with each
+    spicing a higher value adds no less quality."""
+    first = group[0].spicings
+    if any(p.spicings != first for p in group):
+        return False
+    return all(a <= b for low, high in itertools.pairwise(group) for a, b in zip(low.adds, high.adds, strict=True))
+
+
+def lowered_types(counts: list[int], taken: list[frozenset[str] | None], types: list[str]) -> list[frozenset[str]]:
+    """The shared types each card lowers (see :meth:`BandMeals.lowers`): of the cards whose meals
+    may take a type (``taken``: their types, None for any), several but one lowers it, the
+    card with most meals (``counts``, rough; 0: not listed by steps), the first of equals."""
+    lowered: list[set[str]] = [set() for _ in counts]
+    for kind in types:
+        takers = [i for i, allowed in enumerate(taken) if allowed is None or kind in allowed]
+        if len(takers) < 2:
+            continue  # a type only one card takes is that card's own
+        best = max(takers, key=lambda i: (counts[i], -i))
+        if counts[best] > 0:
+            lowered[best].add(kind)
+    return [frozenset(s) for s in lowered]
+
+
+def added_sums(pieces: list[Piece], bits: int) -> int:
+    """The sums in ``bits`` (a bit set) grown by what some items of ``pieces`` add (any spicing each)."""
+    for piece in pieces:
+        for _ in range(piece.count):
+            grown = bits
+            for add in piece.adds:
+                grown |= bits << add
+            bits = grown
+    return bits
 
 
 class Steps:
@@ -78,8 +130,15 @@ class Steps:
     def __init__(self, steps: list[tuple[int, int]]) -> None:
         self.steps = steps
         self.top = steps[-1][0]  # past this quality the stars are all told
+        # the stars of each quality up to the top, looked up rather than counted: asked of every meal built
+        self.table = [0] * (self.top + 1)
+        for (least, at), (after, _) in zip(steps, [*steps[1:], (self.top + 1, 0)], strict=True):
+            self.table[max(least, 0) : after] = [at] * (after - max(least, 0))
+        self.next: dict[int, int | None] = {}
 
     def stars(self, quality: int) -> int:
+        if 0 <= quality <= self.top:
+            return self.table[quality]
         stars = 0
         for least, at in self.steps:
             if quality >= least:
@@ -88,10 +147,9 @@ class Steps:
 
     def above(self, stars: int) -> int | None:
         """The least reachable quality earning more than ``stars``; None when none does."""
-        for least, at in self.steps:
-            if at > stars:
-                return least
-        return None
+        if stars not in self.next:
+            self.next[stars] = next((least for least, at in self.steps if at > stars), None)
+        return self.next[stars]
 
 
 def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
@@ -120,6 +178,32 @@ def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
     return Steps(steps)
 
 
+class Listed:
+    """A meal found by the listing, before it is made a meal: what the planner's filter sees of it."""
+
+    __slots__ = ("stars", "value", "tokens", "spices", "use", "chosen", "counts", "total")
+
+    def __init__(
+        self,
+        stars: int,
+        value: int,
+        tokens: int,
+        spices: int,
+        use: int,
+        chosen: tuple[Ingredient, ...],
+        counts: tuple[int, ...],
+        total: int,
+    ) -> None:
+        self.stars = stars
+        self.value = value
+        self.tokens = tokens
+        self.spices = spices
+        self.use = use
+        self.chosen = chosen
+        self.counts = counts
+        self.total = total
+
+
 class Piece:
     """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
 
@@ -142,6 +226,7 @@ class BandMeals:
         stars_at: Callable[[Card, int], int],
         legal: dict[tuple[Any, ...], bool],
         others: list[tuple[Card, bool]],
+        lowered: frozenset[str] = frozenset(),
     ) -> None:
         self.meals = meals
         self.items = meals.items
@@ -150,6 +235,7 @@ class BandMeals:
         self.stars_at = stars_at  # the stars a meal of this quality earns for this card, served alone
         self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
         self.others = others  # the round's other cards, each with whether the Hold token is on it
+        self.lowered = lowered  # the shared types whose values this card takes as low as it can (see lowers)
 
     def listing(self, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
         pieces = self.pieces(card, held)
@@ -159,17 +245,25 @@ class BandMeals:
         if sums is None:
             return None
         self.card, self.held = card, held
+        self.lower = self.lowerings(pieces)
         self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
         by_most = sorted(pieces, key=lambda p: (-p.most, p.value))
         tokens = [p for p in by_most if p.index >= self.items.token_at]
         ingredients = [p for p in by_most if p.index < self.items.token_at]
         # the items other cards may take first, then the tokens, then this card's own
-        self.order = [*(p for p in ingredients if not p.own), *tokens, *(p for p in ingredients if p.own)]
+        low = [p for p in ingredients if not p.own and self.items.kinds[p.index] in self.lower]
+        self.order = [
+            *(p for p in ingredients if not p.own and p not in low),
+            *tokens,
+            *low,
+            *(p for p in ingredients if p.own),
+        ]
         self.first_own = len(self.order) - sum(p.own for p in ingredients)
         rest = [0] * (len(self.order) + 1)
         for j in range(len(self.order) - 1, -1, -1):
             rest[j] = rest[j + 1] + self.order[j].count * self.order[j].most
         self.rest = rest
+        self.prepare_most_added()
         # the least value per quality among the pieces j.. (in the own section: own ingredients only)
         self.cheapest: list[tuple[int, int] | None] = [None] * (len(self.order) + 1)
         for j in range(len(self.order) - 1, -1, -1):
@@ -178,16 +272,55 @@ class BandMeals:
                 best = (piece.value, piece.most)
             self.cheapest[j] = best
         self.own_mask = self.mask(ingredients)
-        self.found: dict[tuple[int, int], tuple[tuple[int, int], PlannedMeal, int]] = {}
+        self.found: dict[
+            tuple[int, int], tuple[tuple[int, int], tuple[Ingredient, ...], tuple[int, ...], int, int]
+        ] = {}
         self.seen: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.own_parts: dict[tuple[Any, ...], list[Any]] = {}
         self.collecting: tuple[int, int, int, int, int, dict[Any, Any]] | None = None
         self.verdicts: dict[tuple[int, ...], bool] = {}  # is_legal's, by the counts of this listing's slots
         self.prepare_combos()
+        self.prepare_trades()
+        self.prepare_own_ways()
+        # the sums of parts the pieces j.. can add (a bit set; more than they can: spices not counted out)
+        self.adding = [1] * (len(self.order) + 1)
+        for j in range(len(self.order) - 1, -1, -1):
+            self.adding[j] = added_sums([self.order[j]], self.adding[j + 1])
         spices_have = self.items.have[self.items.spice_at : self.items.token_at]
         start = (0,) * len(self.slots)
         self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
-        return [(meal, use) for _, meal, use in self.found.values()]
+        return [(self.meal(o.chosen, o.counts, o.total), o.use) for o in self.kept()]
+
+    def kept(self) -> list[Listed]:
+        """The meals found that the planner's filter keeps (:meth:`~.exact.FastSearch.by_stars`, on
+        the stars of their steps): the others are dropped before they are made meals."""
+        token_slots = [k for k, (what, _) in enumerate(self.slots) if what == "token"]
+        listed = [
+            Listed(stars, value, sum(counts[k] for k in token_slots), spices, use, chosen, counts, total)
+            for (stars, _), ((value, spices), chosen, counts, total, use) in self.found.items()
+        ]
+        listed.sort(key=lambda o: (-o.stars, o.value, o.tokens, o.spices))
+        return undominated(listed, self.items)
+
+    def prepare_most_added(self) -> None:
+        """``most_added[j][k]``: the most the pieces j.. can add to a meal with k spices left. An
+        ingredient adds what it adds unspiced, and more only with a spice on it; so at most k of
+        them add more, by at most the most each can."""
+        items = self.items
+        self.spices_held = sum(items.have[items.spice_at : items.token_at])
+        self.most_added: list[list[int]] = [[0] * (self.spices_held + 1)]
+        plain = 0
+        gains: list[int] = []
+        for piece in reversed(self.order):
+            bare = piece.adds[piece.spicings.index(())] if () in piece.spicings else piece.most
+            plain += piece.count * bare
+            gains = sorted([*gains, *[piece.most - bare] * piece.count], reverse=True)
+            row = [plain]
+            for gain in gains[: self.spices_held]:
+                row.append(row[-1] + gain)
+            row += [row[-1]] * (self.spices_held + 1 - len(row))
+            self.most_added.append(row)
+        self.most_added.reverse()
 
     def pack_spices(self, counts: Sequence[int]) -> int:
         return sum(n << (k * self.spice_width) for k, n in enumerate(counts))
@@ -274,16 +407,10 @@ class BandMeals:
 
     @staticmethod
     def reachable(pieces: list[Piece]) -> list[int] | None:
-        """Every sum of parts the card's meals could reach (a bit set; more than the meals reach)."""
+        """Every sum of parts the card's meals could reach (more than the meals reach)."""
         if sum(p.count * p.most for p in pieces) > LARGEST_SUM:
             return None
-        bits = 1
-        for piece in pieces:
-            for _ in range(piece.count):
-                grown = bits
-                for add in piece.adds:
-                    grown |= bits << add
-                bits = grown
+        bits = added_sums(pieces, 1)
         return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
     def visit(
@@ -297,13 +424,16 @@ class BandMeals:
         stars: int,
         value: int,
         spices: int,
+        tight: int = LOOSE,
     ) -> None:
         """Add items of the pieces ``j..`` to the meal so far (``counts`` of each slot, the spices
-        left packed, ``stars``: those of the last legal meal on the way)."""
+        left packed, ``stars``: those of the last legal meal on the way; ``tight``: see :meth:`windowed`)."""
         if j == len(self.order):
             return
         step = self.steps.above(stars)
-        if step is None or total + self.rest[j] < step:
+        if step is None or total + self.most_added[j][self.spices_held - spices] < step:
+            return
+        if tight < LOOSE and j < self.first_own and not self.windowed(j, total, stars, tight):
             return
         if j == self.first_own and self.collecting is None:
             self.own_part(j, counts, spices_left, total, chosen, use, stars, value, spices)
@@ -313,8 +443,10 @@ class BandMeals:
                 return
             if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
                 return
-        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices)
-        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices)  # none of this piece
+        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices, tight)
+        if self.traded[j]:
+            tight = min(tight, self.left_loss(j, chosen))
+        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices, tight)  # none of this piece
 
     def own_part(
         self,
@@ -334,6 +466,9 @@ class BandMeals:
         type and token so far, the spices left, the quality (past the last step, any) and the
         stars on the way: worked out once for each such start, and added to every meal that has it.
         """
+        if self.own_ways is not None:
+            self.cheapest_own(counts, spices_left, total, chosen, use, stars, value, spices)
+            return
         start = (counts, spices_left, min(total, self.steps.top), stars)
         known = self.own_parts.get(start)
         if known is None:
@@ -353,6 +488,150 @@ class BandMeals:
                 spices + more_spices,
             )
 
+    def prepare_own_ways(self) -> None:
+        """Every way to add some of this card's own items (some of each own piece, in each spicing):
+        (quality added, spices needed (packed), use added, ingredients, value added, spices added,
+        which of :attr:`own_counts` it adds to the counts of each slot), by the quality added; None
+        when there are more than OWN_WAYS."""
+        self.own_ways: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, int]] | None = None
+        self.own_starts: dict[tuple[int, int], list[tuple[list[int], list[Any]]]] = {}  # by legal counts, spices
+        ways = 1
+        for j in range(self.first_own, len(self.order)):
+            ways *= len(self.combos[j]) + 1
+        if ways > OWN_WAYS:
+            return
+        guard = self.spice_guard
+        have = self.pack_spices(self.items.have[self.items.spice_at : self.items.token_at])
+        found: list[tuple[int, int, int, tuple[Ingredient, ...], int, int, tuple[int, ...]]]
+        found = [(0, 0, 0, (), 0, 0, (0,) * len(self.slots))]
+        for j in range(self.first_own, len(self.order)):
+            grown = list(found)
+            for add, need, use, chosen, value, spices, counts in found:
+                for slot, count, more, more_need, more_use, added, more_value, more_spices in self.combos[j]:
+                    if ((have | guard) - (need + more_need)) & guard != guard:
+                        continue  # more of a spice than the pantry holds
+                    more_counts = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+                    partial = (add + more, need + more_need, use + more_use, (*chosen, *added), value + more_value)
+                    grown.append((*partial, spices + more_spices, more_counts))
+            found = grown
+        found = sorted(found[1:], key=lambda w: w[0])  # not the way that adds nothing; by quality added
+        # what legality and the spices see of a way: its counts (few: one per count of each own
+        # type) and the spice fields some way needs
+        self.own_counts = sorted({w[6] for w in found})
+        index_of = {counts: i for i, counts in enumerate(self.own_counts)}
+        field = (1 << self.spice_width) - 1
+        self.own_spices = 0
+        for each in found:
+            for k in range(len(self.items.spice_names)):
+                if each[1] >> (k * self.spice_width) & field:
+                    self.own_spices |= field << (k * self.spice_width)
+        self.own_ways = [(*w[:6], index_of[w[6]]) for w in found]
+        self.own_example: list[tuple[Ingredient, ...]] = [()] * len(self.own_counts)  # a way's items, for each counts
+        for w in reversed(found):
+            self.own_example[index_of[w[6]]] = w[3]
+        self.own_legal: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
+
+    def cheapest_own(
+        self,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """This card's own items added to a meal whose other items are settled, when they can be
+        added in few ways (:attr:`own_ways`): for each number of stars above ``stars`` and each use
+        of the items other cards may take (a shared spice on an own ingredient), only the cheapest
+        way (least value, then fewest spices) to earn at least that many is listed.
+
+        Why no other is needed: another way with the same other items earning those stars spends
+        no less of this card's own; one earning more with no more of its own is at least as good
+        in every plan (the own items are this card's alone). Which ways fit the spices left and
+        make a legal meal depends only on the spices left and the counts so far (legality depends
+        only on the counts): which counts are legal is told once for each counts so far
+        (:meth:`legal_own_counts`), and the ways, with the cheapest from each quality added up,
+        once for each of those and the spices left (:meth:`own_groups`).
+        """
+        assert self.own_ways is not None
+        legal = self.own_legal.get(counts)
+        if legal is None:
+            legal = self.own_legal[counts] = self.legal_own_counts(counts, chosen)
+        key = (legal[0], spices_left & self.own_spices)
+        groups = self.own_starts.get(key)
+        if groups is None:
+            groups = self.own_starts[key] = self.own_groups(legal[0], spices_left)
+        budget = self.meals.budget
+        steps = self.steps
+        for adds, best in groups:
+            last = None
+            for least, at in steps.steps:
+                if at <= stars:
+                    continue
+                i = bisect.bisect_left(adds, least - total)
+                if i == len(adds):
+                    break  # no way reaches these stars, nor more
+                way = best[i]
+                if way is last:
+                    continue
+                last = way
+                if budget[0] <= 0:
+                    self.meals.stopped = True
+                    return
+                budget[0] -= 1
+                (more_value, more_spices), add, more_use, added, at = way
+                earned = steps.stars(total + add)
+                grown_chosen = (*chosen, *added)
+                self.record(
+                    grown_chosen,
+                    legal[1][at],
+                    total + add,
+                    use + more_use,
+                    earned,
+                    value + more_value,
+                    spices + more_spices,
+                )
+
+    def legal_own_counts(
+        self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]
+    ) -> tuple[int, list[tuple[int, ...]]]:
+        """Which of the counts the own ways add make a legal meal from ``counts`` (bits, by
+        :attr:`own_counts`), and the counts each makes."""
+        legal = 0
+        grown_counts = [tuple(a + b for a, b in zip(counts, more, strict=True)) for more in self.own_counts]
+        for i, grown in enumerate(grown_counts):
+            if self.is_legal(grown, (*chosen, *self.own_example[i])):
+                legal |= 1 << i
+        return legal, grown_counts
+
+    def own_groups(self, legal: int, spices_left: int) -> list[tuple[list[int], list[Any]]]:
+        """The ways to add own items that fit ``spices_left`` and whose counts make a legal meal
+        (``legal``: see :meth:`legal_own_counts`), by their use of the items other cards may take:
+        each group as the qualities the ways add (ascending) and, at each, the cheapest way adding
+        at least that much."""
+        assert self.own_ways is not None
+        guard = self.spice_guard
+        by_part: dict[int, list[tuple[int, tuple[int, int], int, tuple[Ingredient, ...], int]]] = {}
+        for add, need, more_use, added, more_value, more_spices, at in self.own_ways:  # by quality added
+            if ((spices_left | guard) - need) & guard != guard:
+                continue  # the spices ran out
+            if legal >> at & 1:
+                way = (add, (more_value, more_spices), more_use, added, at)
+                by_part.setdefault(more_use & ~self.own_mask, []).append(way)
+        groups: list[tuple[list[int], list[Any]]] = []
+        for ways in by_part.values():
+            best: list[Any] = [None] * len(ways)
+            cheapest = None
+            for i in range(len(ways) - 1, -1, -1):
+                add, cost, more_use, added, grown = ways[i]
+                if cheapest is None or cost < cheapest[0]:
+                    cheapest = (cost, add, more_use, added, grown)
+                best[i] = cheapest
+            groups.append(([w[0] for w in ways], best))
+        return groups
+
     def grow(
         self,
         j: int,
@@ -364,10 +643,17 @@ class BandMeals:
         stars: int,
         value: int,
         spices: int,
+        tight: int,
     ) -> None:
         """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
         guard = self.spice_guard
+        traded = self.traded[j]
+        left = self.left_loss(j, chosen) if traded else LOOSE  # when some of piece j stay in the pantry
+        have = self.order[j].count
+        verdicts = self.verdicts
+        steps = self.steps
+        table, top = steps.table, steps.top
         for slot, count, add, need, more_use, added, more_value, more_spices in self.combos[j]:
             after = (spices_left | guard) - need
             if after & guard != guard:
@@ -382,8 +668,14 @@ class BandMeals:
             grown_use = use + more_use
             grown_value, grown_spices = value + more_value, spices + more_spices
             grown_stars = stars
-            if self.is_legal(grown, grown_chosen):
-                earned = self.steps.stars(grown_total)
+            grown_tight = tight
+            if traded:
+                grown_tight = min(grown_tight, self.taken_loss(j, added, use), left if count < have else LOOSE)
+            legal = verdicts.get(grown)
+            if legal is None:
+                legal = self.is_legal(grown, grown_chosen)
+            if legal:
+                earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
                 if earned > stars:
                     self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
                     grown_stars = earned
@@ -397,7 +689,82 @@ class BandMeals:
                 grown_stars,
                 grown_value,
                 grown_spices,
+                grown_tight,
             )
+
+    def windowed(self, j: int, total: int, stars: int, tight: int) -> bool:
+        """Whether a meal grown from this one by the pieces j.. could be listed though it keeps an
+        ingredient of a lowered type of which a lower value stays in the pantry, made that lower
+        value at a loss of quality of at most ``tight`` (:meth:`lowers` would drop it unless that
+        loss takes it below its step): only a meal less than ``tight`` above the least quality of
+        its stars, stars above ``stars``, can be; its quality is ``total`` and a sum the pieces
+        j.. can add (:attr:`adding`)."""
+        steps = self.steps.steps
+        adding = self.adding[j]
+        for k, (least, at) in enumerate(steps):
+            if at <= stars:
+                continue
+            below = least + tight  # qualities from here on keep their stars when lowered
+            if k + 1 < len(steps) and steps[k + 1][0] < below:
+                below = steps[k + 1][0]
+            lowest = total if total > least else least
+            if lowest < below and adding >> (lowest - total) & ((1 << (below - lowest)) - 1):
+                return True
+        return False
+
+    def left_loss(self, j: int, chosen: tuple[Ingredient, ...]) -> int:
+        """The least quality an ingredient already in the meal of a higher value of piece j's type
+        loses by becoming piece j's kind (LOOSE when none is): a bound on :meth:`lowers`'s loss for
+        every meal grown from this one that leaves some of piece j in the pantry."""
+        least = LOOSE
+        for kind, higher, losses in self.traded[j]:
+            if higher:
+                for ingredient in chosen:
+                    if (ingredient.type, ingredient.value) == kind:
+                        lost = losses[ingredient.spices]
+                        if lost < least:
+                            least = lost
+        return least
+
+    def taken_loss(self, j: int, added: tuple[Ingredient, ...], use: int) -> int:
+        """The least quality an ingredient of piece j just added (``added``) loses by becoming a kind
+        of its type of lower value already settled and not all used (LOOSE when none is)."""
+        least = LOOSE
+        width = self.items.width
+        field = (1 << width) - 1
+        have = self.items.have
+        for kind, higher, losses in self.traded[j]:
+            if not higher and have[self.kind_at[kind]] > use >> (self.kind_at[kind] * width) & field:
+                for ingredient in added:
+                    lost = losses[ingredient.spices]
+                    if lost < least:
+                        least = lost
+        return least
+
+    def prepare_trades(self) -> None:
+        """For each piece of a lowered type, the pieces of its type before it in the order: their
+        kind, whether of a higher value, and what one ingredient loses, for each spicing, from the
+        higher of the two kinds to the lower (see :meth:`windowed`)."""
+        items = self.items
+        self.kind_at = {kind: i for i, kind in enumerate(items.kinds)}
+        self.traded: list[list[tuple[tuple[str, int], bool, dict[tuple[str, ...], int]]]] = []
+        for j, piece in enumerate(self.order):
+            found: list[tuple[tuple[str, int], bool, dict[tuple[str, ...], int]]] = []
+            if piece.index < items.token_at and items.kinds[piece.index] in self.lower:
+                mine = items.kinds[piece.index]
+                for earlier in self.order[:j]:
+                    if earlier.index >= items.token_at:
+                        continue
+                    kind = items.kinds[earlier.index]
+                    if kind[0] != mine[0] or kind not in self.lower:
+                        continue
+                    if kind[1] > mine[1]:
+                        losses = next(d for at, d in self.lower[kind] if at == piece.index)
+                        found.append((kind, True, losses))
+                    else:
+                        losses = next(d for at, d in self.lower[mine] if at == earlier.index)
+                        found.append((kind, False, losses))
+            self.traded.append(found)
 
     def listed_cheaper(self, j: int, total: int, use: int, stars: int, value: int, spices: int) -> bool:
         """Whether, for every number of stars above ``stars`` that the pieces j.. (this card's own)
@@ -427,6 +794,67 @@ class BandMeals:
             return True
         self.seen[key] = (value, spices)
         return False
+
+    def lowerings(self, pieces: list[Piece]) -> dict[tuple[str, int], list[tuple[int, dict[tuple[str, ...], int]]]]:
+        """For each ingredient kind of a type this card lowers (see :meth:`lowers`): the kinds of that
+        type of lower value, the highest first, each with the quality one item loses by becoming
+        that kind, for each spicing. A type is lowered only when the facts the exchange rests on
+        hold for it in this pantry: every kind of it may carry the same spicings, and with each
+        spicing an ingredient adds no less quality for a higher value (then for every card: what
+        an ingredient adds does not depend on the card)."""
+        items = self.items
+        by_type: dict[str, list[Piece]] = {}
+        for piece in pieces:
+            if piece.index < items.token_at and items.kinds[piece.index][0] in self.lowered:
+                by_type.setdefault(items.kinds[piece.index][0], []).append(piece)
+        found: dict[tuple[str, int], list[tuple[int, dict[tuple[str, ...], int]]]] = {}
+        for group in by_type.values():
+            group.sort(key=lambda p: p.value)
+            if not exchangeable(group):
+                continue
+            for i, piece in enumerate(group):
+                found[items.kinds[piece.index]] = [
+                    (lower.index, {s: a - b for s, a, b in zip(piece.spicings, piece.adds, lower.adds, strict=True)})
+                    for lower in reversed(group[:i])
+                ]
+        return found
+
+    def lowers(self, chosen: tuple[Ingredient, ...], use: int, total: int, stars: int) -> bool:
+        """Whether the meal earns as many stars with one of its ingredients of a lowered type made
+        one of lower value of that type that the meal leaves in the pantry: then it is not listed.
+
+        Why no plan needs it (the exchange; the tests compare with the exhaustive search): each
+        shared type is lowered by one card of the round only (:func:`lowered_types`). Among the
+        best plans (by stars, then value unused, tokens, spices left), take one whose cards hold the
+        least value of the types each lowers (V). Say this card's meal ``m`` in it is not listed
+        because ``m'`` (``m`` with an ingredient of value ``v`` of type T made ``v' < v``, same
+        spicing) earns as many. The item ``v'`` is unused, or held by another card's meal: give
+        that meal ``v`` in its place, with that meal's spicing. Every meal keeps its counts of
+        each type and token and its spices, so each stays legal (legality depends only on those
+        counts; every kind of T may carry the same spicings); the other meal's quality does not
+        fall (a higher value adds no less), so neither do its stars (proved to rise with quality);
+        the value spent does not rise, nor the tokens or spices. So the plan is still a best one,
+        with less value of T on this card, the one card lowering T: less V, a contradiction. So in
+        that plan no meal is dropped by this rule; every other rule of the listing replaces a meal
+        by one using no more of the items other cards may take, which leaves V no higher and the
+        other meals as they were: card by card, the plan's meals become listed ones, and it stays
+        a best plan with the least V; none of them is dropped by this rule either (as above).
+        """
+        width = self.items.width
+        field = (1 << width) - 1
+        have = self.items.have
+        least: int | None = None
+        for ingredient in chosen:
+            lower = self.lower.get((ingredient.type, ingredient.value))
+            if lower is None:
+                continue
+            for at, loses in lower:
+                if have[at] > use >> (at * width) & field:  # one of them left in the pantry
+                    lost = loses[ingredient.spices]
+                    if least is None or lost < least:
+                        least = lost
+                    break  # the highest value left loses the least (a higher value adds no less)
+        return least is not None and self.steps.stars(total - least) >= stars
 
     def is_legal(self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]) -> bool:
         """check_meal's verdict on this meal, remembered by its counts of each type and token."""
@@ -474,9 +902,13 @@ class BandMeals:
         seen = self.found.get(key)
         if seen is not None and seen[0] <= (value, spices):
             return
+        if self.lower and self.lowers(chosen, use, total, stars):
+            return
+        self.found[key] = ((value, spices), chosen, counts, total, use)  # made a meal once all are found
+
+    def meal(self, chosen: tuple[Ingredient, ...], counts: tuple[int, ...], total: int) -> PlannedMeal:
         ingredients = tuple(self.meals.in_pantry_order(list(chosen)))
-        meal = PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
-        self.found[key] = ((value, spices), meal, use)
+        return PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
 
 
 def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
@@ -520,24 +952,30 @@ class Combination:
         self.least_value = search.least_values(self.options)
         items = self.items
         self.best: tuple[Key, tuple[Option, ...]] = ((0, items.value_held, 0, items.spices_held), ())
-        # the fields of every item some meal of the last card uses: only they tell whether one fits
+        # for each card, the fields of every item some meal of it uses: only they tell whether one fits
         field = (1 << items.width) - 1
-        used = 0
-        for option in self.options[-1] if self.options else ():
-            used |= option.use
-        self.last_fields = sum(
-            field << (k * items.width) for k in range(len(items.have)) if used >> (k * items.width) & field
-        )
-        self.fitting: dict[int, Option | None] = {}
+        self.fields: list[int] = []
+        for meals in self.options:
+            used = 0
+            for option in meals:
+                used |= option.use
+            self.fields.append(
+                sum(field << (k * items.width) for k in range(len(items.have)) if used >> (k * items.width) & field)
+            )
+        self.fitting: list[dict[int, Option | None]] = [{} for _ in self.options]
 
     def run(self) -> tuple[Key, tuple[Option, ...]]:
         self.visit(0, self.items.packed_have, 0, 0, 0, 0, ())
         return self.best
 
-    def bound(self, i: int, stars: int, value: int, tokens: int, spices: int) -> Key:
-        """The best key a plan with these meals so far could reach with cards i.. (see FastSearch.visit)."""
+    def bound(self, i: int, left: int, stars: int, value: int, tokens: int, spices: int) -> Key:
+        """The best key a plan with these meals so far could reach with cards i.. (see FastSearch.visit):
+        each of them earns at most its best meal that fits the items left."""
         items = self.items
-        most = stars + self.still[i]
+        most = stars
+        for j in range(i, len(self.options)):
+            fits = self.first_fitting(j, left)
+            most += fits.stars if fits is not None else 0
         value_left = items.value_held - value
         best_stars = self.best[0][0]
         if most == best_stars and best_stars - stars > 0:
@@ -548,7 +986,7 @@ class Combination:
     def visit(
         self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
     ) -> None:
-        if self.bound(i, stars, value, tokens, spices) <= self.best[0]:
+        if self.bound(i, left, stars, value, tokens, spices) <= self.best[0]:
             return
         items = self.items
         if i == len(self.options):
@@ -558,6 +996,7 @@ class Combination:
         if i == len(self.options) - 1:
             self.last_card(left, stars, value, tokens, spices, chosen)
             return
+        before_last = i == len(self.options) - 2  # then straight to the last card's meal (see last_card)
         for option in self.options[i]:
             grown_stars = stars + option.stars
             if grown_stars + self.still[i + 1] < self.best[0][0]:
@@ -566,25 +1005,42 @@ class Combination:
             if after & guard != guard:
                 continue  # does not fit the items left
             grown = (grown_stars, value + option.value, tokens + option.tokens, spices + option.spices)
-            self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
-        self.visit(i + 1, left, stars, value, tokens, spices, chosen)  # no meal for this card
+            if before_last:
+                self.last_card(after ^ guard, *grown, (*chosen, option))
+            else:
+                self.visit(i + 1, after ^ guard, *grown, (*chosen, option))
+        if before_last:
+            self.last_card(left, stars, value, tokens, spices, chosen)  # no meal for this card
+        else:
+            self.visit(i + 1, left, stars, value, tokens, spices, chosen)
 
     def last_card(
         self, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
     ) -> None:
-        """The last card: its first meal (best first) that fits the items left, or none, ends the plan."""
-        option = self.first_fitting(left)
+        """The last card: its first meal (best first) that fits the items left, or none, ends the plan
+        (each kept if better than the best so far, that one first)."""
+        items = self.items
+        option = self.first_fitting(len(self.options) - 1, left)
         if option is not None:
-            grown = (stars + option.stars, value + option.value, tokens + option.tokens, spices + option.spices)
-            self.visit(len(self.options), 0, *grown, (*chosen, option))
-        self.visit(len(self.options), left, stars, value, tokens, spices, chosen)
-
-    def first_fitting(self, left: int) -> Option | None:
-        """The last card's best meal that fits ``left`` (remembered by the items its meals may use)."""
-        key = left & self.last_fields
-        if key not in self.fitting:
-            guard = self.items.guard
-            self.fitting[key] = next(
-                (o for o in self.options[-1] if ((left | guard) - o.use) & guard == guard and o.stars > 0), None
+            key = (
+                stars + option.stars,
+                items.value_held - value - option.value,
+                -tokens - option.tokens,
+                items.spices_held - spices - option.spices,
             )
-        return self.fitting[key]
+            if key > self.best[0]:
+                self.best = (key, (*chosen, option))
+        key = (stars, items.value_held - value, -tokens, items.spices_held - spices)
+        if key > self.best[0]:
+            self.best = (key, chosen)
+
+    def first_fitting(self, i: int, left: int) -> Option | None:
+        """Card i's best meal that fits ``left`` (remembered by the items its meals may use)."""
+        key = left & self.fields[i]
+        fitting = self.fitting[i]
+        if key not in fitting:
+            guard = self.items.guard
+            fitting[key] = next(
+                (o for o in self.options[i] if ((left | guard) - o.use) & guard == guard and o.stars > 0), None
+            )
+        return fitting[key]

@@ -29,13 +29,18 @@ from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
-    from typing import Any
+    from typing import Any, Protocol, TypeVar
 
     from ..model.ruleset import Card
     from .pantry import Question
 
     Use = tuple[int, ...]  # how many of each item (ingredient kinds, spices, tokens) a meal uses
     Key = tuple[int, int, int, int]  # stars, value left unused, -tokens spent, spices left
+
+    class HasUse(Protocol):
+        use: int  # packed (see Items.pack)
+
+    Used = TypeVar("Used", bound=HasUse)
 
 
 class Option:
@@ -60,6 +65,46 @@ def _pareto(options: list[Option], guard: int) -> list[Option]:
         b = option.use | guard
         if not any((b - k.use) & guard == guard for k in kept):
             kept.append(option)
+    return kept
+
+
+def undominated(ordered: list[Used], items: Items) -> list[Used]:
+    """The options of ``ordered`` (distinct uses) that no option before them covers (uses no
+    more of every item), in their order.
+
+    Covering is transitive, so an option covered by one dropped is covered by one kept: only the
+    kept are asked. They are asked all at once: for each item and count, the set of kept options
+    using at most that many of it (a bit set); an option is covered when the sets of its counts
+    share a kept one. Items no option uses are left out, and so are the counts of all an item
+    the pantry holds (every kept option uses at most those).
+    """
+    width = items.width
+    field = (1 << width) - 1
+    used = 0
+    for option in ordered:
+        used |= option.use
+    told = [
+        (k * width, n, [0] * n) for k, n in enumerate(items.have) if used >> (k * width) & field
+    ]  # (where the item's count is, how many the pantry holds, the kept using at most each count)
+    kept: list[Used] = []
+    every = 0  # the kept options, as bits
+    for option in ordered:
+        use = option.use
+        covered = every
+        for shift, top, at_most in told:
+            n = use >> shift & field
+            if n < top:  # at the top, every kept option uses at most as many
+                covered &= at_most[n]
+                if not covered:
+                    break
+        if covered:
+            continue
+        bit = 1 << len(kept)
+        kept.append(option)
+        every |= bit
+        for shift, top, at_most in told:
+            for n in range(use >> shift & field, top):
+                at_most[n] |= bit
     return kept
 
 
@@ -277,6 +322,7 @@ class FastSearch:
         self.rising = table.rising
         self.legal = table.legal
         self.by_steps = False  # list a card's meals by the steps of its stars (see .bands)
+        self.lowering: list[frozenset[str]] | None = None  # the shared types each card lowers (see .bands)
 
     def stars_alone(self, option: Option) -> int:
         key = (option.meal.card.id, option.signature)
@@ -337,7 +383,24 @@ class FastSearch:
 
         cards = self.q.challenges
         others = [(c, i == len(cards) - 1) for i, c in enumerate(cards) if c is not card]
-        return BandMeals(meals, self.stars_at, self.legal, others).listing(card, held)
+        lowered = self.lowered(meals)[cards.index(card)]
+        return BandMeals(meals, self.stars_at, self.legal, others, lowered).listing(card, held)
+
+    def lowered(self, meals: CardMeals) -> list[frozenset[str]]:
+        """The shared ingredient types each card of the round lowers (see .bands.lowered_types)."""
+        if self.lowering is None:
+            from .bands import FEW_MEALS, lowered_types, rough_count
+
+            cards = self.q.challenges
+            held = [i == len(cards) - 1 for i in range(len(cards))]
+            counts = [rough_count(meals, c, h) for c, h in zip(cards, held, strict=True)]
+            counts = [n if n > FEW_MEALS else 0 for n in counts]  # those with few are listed plainly
+            taken = [
+                meal_types(self.q.ruleset, c, self.scorer.params, held=h) for c, h in zip(cards, held, strict=True)
+            ]
+            types = sorted({kind for kind, _ in self.items.kinds})
+            self.lowering = lowered_types(counts, taken, types)
+        return self.lowering
 
     def stars_at(self, card: Card, quality: int) -> int:
         """The stars a meal of ``quality`` earns for ``card`` served alone. The programs read nothing
@@ -349,16 +412,13 @@ class FastSearch:
         return self.single[key]
 
     def by_stars(self, options: list[Option]) -> list[Option]:
-        """Separable stars: a meal matters by its stars alone; one earning nothing never helps."""
-        by_stars: dict[int, list[Option]] = {}
-        for option in options:
-            by_stars.setdefault(option.stars, []).append(option)
-        kept: list[Option] = []
-        for stars in sorted(by_stars, reverse=True):
-            for option in _pareto(by_stars[stars], self.items.guard):
-                if not any(self.items.covers(k.use, option.use) for k in kept):  # more stars, no more items
-                    kept.append(option)
-        return kept
+        """Separable stars: a meal matters by its stars alone; one earning nothing never helps.
+
+        Best first (most stars, then least value, fewest tokens, fewest spices; ties in the
+        order given), a meal is kept unless one before it uses no more of every item: then it
+        earns no more and leaves no more (see :func:`undominated`)."""
+        ordered = sorted(options, key=lambda o: (-o.stars, o.value, o.tokens, o.spices))
+        return undominated(ordered, self.items)
 
     def run(self) -> tuple[Key, tuple[Option, ...]]:
         options = self.card_options()
