@@ -111,3 +111,31 @@ def test_a_damaged_entry_is_never_half_used(cache_dir):
         entry.write_bytes(good[:at] + bytes([good[at] ^ 0x55]) + good[at + 1 :])
         assert rendered() == expected, at
         entry.write_bytes(good)
+
+
+@pytest.mark.parametrize("setting", ["fresh", "off"])
+def test_packs_load_with_the_collector_running_even_when_the_command_paused_it(setting, tmp_path, monkeypatch):
+    # a single score pauses the collector; the garbage of loading a pack is the pack's to
+    # decide, so loading (a cache miss, or no cache) collects as it goes, then pauses again
+    import gc
+
+    from critter_kitchen.loading import packs
+
+    monkeypatch.setenv("CRITTER_KITCHEN_CACHE", str(tmp_path / "cache") if setting == "fresh" else "off")
+    load_sources = packs.load_sources
+    seen = []
+
+    def spy(sources):
+        seen.append(gc.isenabled())
+        return load_sources(sources)
+
+    monkeypatch.setattr(packs, "load_sources", spy)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        load_ruleset()
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()
+    assert seen == [True]

@@ -22,6 +22,7 @@ imported on a miss.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -33,10 +34,12 @@ from .paths import base_pack, schemas
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from ..errors import Problem
+
+    _Loaded = tuple[Ruleset, list[Problem]]
 
 CACHE_FORMAT = 6  # 5: programs are unpickled unbuilt; 6: with what their ops tell
 # the classes a pack entry may name; anything else in an entry is refused unread
@@ -86,13 +89,31 @@ def load_ruleset(
     if hit is None:
         from .packs import load_sources
 
-        hit = load_sources(sources)
+        hit = _collecting(load_sources, sources)
         if key is not None:
             cache.store(key[0], (key[1], *hit))
     ruleset, problems = hit
     if problems:
         raise InputError(problems)
     return ruleset
+
+
+def _collecting(load: Callable[[list[PackSource]], _Loaded], sources: list[PackSource]) -> _Loaded:
+    """``load(sources)`` with the cyclic garbage collector running.
+
+    A single ``score`` pauses the collector (see ``cli.cmd_score``), which suits what lives
+    until the command ends. Loading packs is different: parsing and checking a stranger's pack
+    makes garbage, cycles included (a problem's exception and its traceback, for one), whose
+    amount the pack decides. Collected as it is made, it stays bounded by what one card makes.
+    """
+    paused = not gc.isenabled()
+    if paused:
+        gc.enable()
+    try:
+        return load(sources)
+    finally:
+        if paused:
+            gc.disable()
 
 
 def read_packs(dirs: Sequence[str]) -> list[PackSource]:
