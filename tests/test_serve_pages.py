@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 pytest.importorskip("jinja2")
 
 from fastapi import Request  # noqa: E402
