@@ -71,6 +71,9 @@ class Guard:
     blocked: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    # a test that expects dialogs queues its answers (True accepts); each answered one is kept
+    answers: list[bool] = field(default_factory=list)
+    answered: list[str] = field(default_factory=list)
 
     def assert_clean(self) -> None:
         assert self.blocked == [], f"requests that would leave: {self.blocked}"
@@ -91,8 +94,12 @@ def offline_guard(page: Any, allowed: tuple[str, ...] = ("file:", "data:")) -> G
             request_route.abort()
 
     def dialog(d: Any) -> None:
-        guard.dialogs.append(d.message)
-        d.dismiss()
+        if not guard.answers:
+            guard.dialogs.append(d.message)
+            d.dismiss()
+            return
+        guard.answered.append(d.message)
+        d.accept() if guard.answers.pop(0) else d.dismiss()
 
     page.route("**/*", route)
     page.on("console", lambda message: guard.errors.append(message.text) if message.type == "error" else None)

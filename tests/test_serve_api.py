@@ -208,8 +208,12 @@ def test_games_are_kept_listed_read_and_forgotten(client: TestClient) -> None:
     assert listed[-1]["players"] == [{"name": "Ana", "rank": 1, "stars": 18}, {"name": "Ben", "rank": 2, "stars": 16}]
     assert [g["id"] for g in client.get("/api/games", params={"player": "hAn"}).json()["games"]] == [ids[2]]
     assert [g["id"] for g in client.get("/api/games", params={"player": "eli"}).json()["games"]] == [ids[1]]
-    assert client.get("/api/games", params={"player": "Zed"}).json() == {"games": []}
-    assert [g["id"] for g in client.get("/api/games", params={"limit": 1, "offset": 1}).json()["games"]] == [ids[1]]
+    assert client.get("/api/games", params={"player": "Zed"}).json() == {"games": [], "total": 0}
+    page = client.get("/api/games", params={"limit": 1, "offset": 1}).json()
+    assert [g["id"] for g in page["games"]] == [ids[1]]
+    assert page["total"] == 3  # every page's games, not this page's
+    assert client.get("/api/games", params={"player": "an", "limit": 1}).json()["total"] == 3
+    assert client.get("/api/games", params={"player": "eli", "offset": 5}).json() == {"games": [], "total": 1}
 
     kept = client.get(f"/api/games/{ids[1]}").json()
     assert set(kept) == {"id", "record", "result", "created"}
@@ -220,6 +224,7 @@ def test_games_are_kept_listed_read_and_forgotten(client: TestClient) -> None:
     assert client.delete(f"/api/games/{ids[1]}").status_code == 204
     assert client.get(f"/api/games/{ids[1]}").json() == {"errors": [f"no game {ids[1]} is kept"]}
     assert client.delete(f"/api/games/{ids[1]}").status_code == 404
+    assert client.get("/api/games").json()["total"] == 2
     assert [g["id"] for g in client.get("/api/games").json()["games"]] == [ids[2], ids[0]]
 
 
@@ -229,7 +234,7 @@ def test_a_bad_record_is_not_kept(client: TestClient) -> None:
     answer = client.post("/api/games", json=record)
     assert answer.status_code == 422
     assert answer.json()["errors"][0].startswith("record:")
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.get("/api/games").json() == {"games": [], "total": 0}
 
 
 def test_player_statistics(client: TestClient) -> None:
@@ -426,7 +431,7 @@ def test_a_browser_session_needs_the_csrf_token(tmp_path: Path) -> None:
     assert (refused.status_code, refused.json()) == (403, {"errors": [access.NEED_CSRF]})
     assert client.post("/api/games", json=record, headers={"X-CSRF-Token": "x" + csrf}).status_code == 403
     assert client.delete("/api/games/1").status_code == 403
-    assert client.get("/api/games").json() == {"games": []}  # nothing was kept
+    assert client.get("/api/games").json() == {"games": [], "total": 0}  # nothing was kept
 
     assert client.post("/api/games", json=record, headers={"X-CSRF-Token": csrf}).status_code == 201
     assert (

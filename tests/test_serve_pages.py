@@ -51,6 +51,9 @@ class StubStore:
         found = [g for g in reversed(self.kept) if player is None or _has_player(g, player)]
         return found[offset : offset + limit]
 
+    def count(self, player: str | None = None) -> int:
+        return len(self.games(player, len(self.kept)))
+
     def get(self, game_id: int) -> StubGame | None:
         return self.kept[game_id - 1] if 1 <= game_id <= len(self.kept) else None
 
@@ -157,7 +160,8 @@ def test_every_page_carries_the_csrf_token_and_fetches_nothing_from_elsewhere(cl
 
 
 def test_static_files_are_served(client):
-    for name, kind in [("pad.css", "text/css"), ("pad.js", "javascript"), ("new.js", "javascript")]:
+    scripts = [(name, "javascript") for name in ("pad.js", "new.js", "result.js", "stats.js")]
+    for name, kind in [("pad.css", "text/css"), *scripts]:
         response = client.get(f"/static/{name}")
         assert response.status_code == 200
         assert kind in response.headers["content-type"]
@@ -387,6 +391,44 @@ def test_history_is_newest_first_and_searchable_by_player(client):
     assert page.index(f'href="/games/{second}"') < page.index(f'href="/games/{first}"')
     only = client.get("/?player=cleo").text
     assert f'href="/games/{second}"' in only and f'href="/games/{first}"' not in only
+
+
+def test_history_comes_in_pages_that_link_to_each_other(client, monkeypatch):
+    from critter_kitchen.web import pages
+
+    monkeypatch.setattr(pages, "HISTORY_PAGE", 2)
+    names = ["two-players.yaml", "three-players.yaml"] * 2 + ["two-players.yaml"]
+    games = [keep(client, example(name)) for name in names]
+
+    def listed(url):
+        page = client.get(url).text
+        return [int(g) for g in re.findall(r'class="when" href="/games/(\d+)"', page)], page
+
+    first, page = listed("/")
+    assert first == [games[4], games[3]]
+    assert 'rel="next" href="/?page=2"' in page and 'rel="prev"' not in page
+    assert "Games 1–2 of 5" in page
+    second, page = listed("/?page=2")
+    assert second == [games[2], games[1]]
+    assert 'rel="prev" href="/?page=1"' in page and 'rel="next" href="/?page=3"' in page
+    last, page = listed("/?page=3")
+    assert last == [games[0]] and "Games 5–5 of 5" in page and 'rel="next"' not in page
+    for odd in ["/?page=9", "/?page=0", "/?page=-1", "/?page=x", "/?page=" + "9" * 40]:
+        shown, _ = listed(odd)
+        assert shown == (last if odd == "/?page=9" else first), odd
+    # a search keeps its player in the links; one page of results needs no links
+    only, page = listed("/?player=cleo")
+    assert only == [games[3], games[1]] and 'id="pages"' not in page
+    client.post("/api/games", json=example("three-players.yaml"))
+    _, page = listed("/?player=cleo")
+    assert 'rel="next" href="/?player=cleo&amp;page=2"' in page
+
+
+def test_the_result_page_offers_to_delete_the_game(client):
+    game = keep(client, example("two-players.yaml"))
+    page = client.get(f"/games/{game}").text
+    assert f'id="forget" data-game="{game}"' in page
+    assert '<script src="/static/result.js" defer></script>' in page
 
 
 def test_whatever_a_user_typed_is_escaped(client):

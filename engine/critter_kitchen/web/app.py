@@ -170,9 +170,10 @@ def _add_api(app: FastAPI) -> None:
         limit: int = Query(100, ge=1, le=1000),
         offset: int = Query(0, ge=0, le=MAX_ID),
     ) -> dict[str, Any]:
-        """The kept games, newest first."""
+        """The kept games, newest first, a page at a time; ``total`` counts every page."""
         store: Store = request.app.state.store
-        return {"games": [summary(g.id, g.created, g.result) for g in store.games(player, limit, offset)]}
+        games = [summary(g.id, g.created, g.result) for g in store.games(player, limit, offset)]
+        return {"games": games, "total": store.count(player)}
 
     @app.get("/api/games/{game_id}", tags=["games"], **openapi.READ)
     def read_game(request: Request, game_id: int = game_id) -> Any:

@@ -104,8 +104,9 @@ SCHEMAS: dict[str, Any] = {
     },
     "GameList": {
         "type": "object",
-        "required": ["games"],
+        "required": ["games", "total"],
         "properties": {
+            "total": {**_INT, "description": "how many games the query keeps, over every page"},
             "games": {
                 "type": "array",
                 "items": {
@@ -124,7 +125,7 @@ SCHEMAS: dict[str, Any] = {
                         },
                     },
                 },
-            }
+            },
         },
     },
     "PlayerStats": {

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -33,6 +33,7 @@ router = APIRouter()
 MAX_IMPORT = 2 * 1024 * 1024  # characters of an imported record, the limit a record file has
 MAX_ID_DIGITS = 19  # a game id is an SQLite row id
 MAX_NAME = 100  # characters of a player's name, as records allow
+HISTORY_PAGE = 100  # games a page of the history lists
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -40,9 +41,30 @@ MAX_NAME = 100  # characters of a player's name, as records allow
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def history_page(request: Request, player: str = "") -> Response:
-    """The kept games, newest first; ``?player=`` keeps those with a player whose name holds it."""
-    games = [game_row(g) for g in request.app.state.store.games(player[:MAX_NAME] or None)]
-    return page(request, "history.html", games=games, player=player)
+    """The kept games, newest first, :data:`HISTORY_PAGE` a page (``?page=``, from 1);
+    ``?player=`` keeps those with a player whose name holds it."""
+    store = request.app.state.store
+    name = player[:MAX_NAME] or None
+    total = store.count(name)
+    last = max(1, -(-total // HISTORY_PAGE))
+    asked = request.query_params.get("page", "")
+    number = min(int(asked), last) if asked.isdigit() and len(asked) <= MAX_ID_DIGITS and int(asked) >= 1 else 1
+    start = (number - 1) * HISTORY_PAGE
+    games = [game_row(g) for g in store.games(name, HISTORY_PAGE, start)]
+
+    def link(to: int) -> str:
+        return "/?" + urlencode({"player": player, "page": to} if player else {"page": to})
+
+    return page(
+        request,
+        "history.html",
+        games=games,
+        player=player,
+        total=total,
+        shown=(start + 1, start + len(games)),
+        newer=link(number - 1) if number > 1 else None,
+        older=link(number + 1) if number < last else None,
+    )
 
 
 @router.get("/new", response_class=HTMLResponse, include_in_schema=False)

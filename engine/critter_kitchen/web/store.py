@@ -165,14 +165,12 @@ class Store:
     def games(self, player: str | None = None, limit: int = 100, offset: int = 0) -> list[StoredGame]:
         """Kept games, newest first; with ``player``, those with a player whose name holds it
         (letters compared without case)."""
-        query = "SELECT id, record, result, created FROM games"
-        args: tuple[Any, ...] = ()
-        if player:
-            query += " WHERE id IN (SELECT game_id FROM game_players WHERE instr(lower(name), lower(?)) > 0)"
-            args = (player,)
-        query += " ORDER BY id DESC LIMIT ? OFFSET ?"
+        where, args = _player_filter(player)
         with self._connection() as db:
-            rows = db.execute(query, (*args, limit, offset)).fetchall()
+            rows = db.execute(
+                f"SELECT id, record, result, created FROM games{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                (*args, limit, offset),
+            ).fetchall()
         return [_stored(row) for row in rows]
 
     def games_of(self, name: str) -> list[StoredGame]:
@@ -192,9 +190,11 @@ class Store:
             while rows := cursor.fetchmany(256):
                 yield from map(_stored, rows)
 
-    def count(self) -> int:
+    def count(self, player: str | None = None) -> int:
+        """How many games :meth:`games` lists with ``player``, over every page."""
+        where, args = _player_filter(player)
         with self._connection() as db:
-            return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+            return int(db.execute(f"SELECT count(*) FROM games{where}", args).fetchone()[0])
 
     def integrity(self) -> str:
         """``PRAGMA integrity_check``'s answer: ``ok``, or what is wrong."""
@@ -222,6 +222,13 @@ class _Connection:
 def record_text(record: Any) -> str:
     """A record's data as compact JSON text, as kept."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _player_filter(player: str | None) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE clause (and its argument) keeping games with a player whose name holds ``player``."""
+    if not player:
+        return "", ()
+    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(lower(name), lower(?)) > 0)", (player,)
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:

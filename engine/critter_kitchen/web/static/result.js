@@ -1,0 +1,24 @@
+// The result page: forgetting the kept game (DELETE /api/games/{id}), after asking.
+"use strict";
+(() => {
+  const button = document.getElementById("forget");
+  const problem = document.getElementById("forget-problem");
+  button.addEventListener("click", async () => {
+    if (!window.confirm("Delete game " + button.dataset.game + "? Its record and result are forgotten for good.")) return;
+    button.disabled = true;
+    problem.textContent = "";
+    let answer;
+    try {
+      answer = await pad.call("DELETE", "/api/games/" + encodeURIComponent(button.dataset.game));
+    } catch (e) {
+      answer = {ok: false, data: {errors: ["the server could not be reached"]}};
+    }
+    if (answer.ok) {
+      window.location.assign("/");
+      return;
+    }
+    const errors = (answer.data && answer.data.errors) || ["the game was not deleted (" + answer.status + ")"];
+    problem.textContent = errors.join("; ");
+    button.disabled = false;
+  });
+})();
