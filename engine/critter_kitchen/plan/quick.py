@@ -112,8 +112,17 @@ class BoundedSearch(FastSearch):
         self.bounded = True
         options = [self.fewest_items(card) for card in options]
         levels = [Levels(card, self) for card in options]
+        ranked: list[tuple[int, list[Option]]] = [(-1, [])] * len(levels)
+
+        def by_stars() -> list[list[Option]]:
+            """Each card's options by their stars now (ranked again only when a card's stars changed)."""
+            for i, card in enumerate(levels):
+                if ranked[i][0] != card.changes:
+                    ranked[i] = (card.changes, self.by_stars(card.options))
+            return [r for _, r in ranked]
+
         while True:  # the best plan by the stars hoped for, until its meals' stars are known
-            plans = self.best_estimated([self.by_stars(card) for card in options], 1)
+            plans = self.best_estimated(by_stars(), 1)
             unsure = [(card, o) for o in plans[0] for card in levels if card.is_guessed(o)] if plans else []
             if not unsure:
                 break
@@ -124,7 +133,7 @@ class BoundedSearch(FastSearch):
                 break
             for card, option in unsure:
                 card.score(option)
-        plans = self.best_estimated([self.by_stars(card) for card in options], BEST_SCORED)
+        plans = self.best_estimated(by_stars(), BEST_SCORED)
         best: tuple[Key, tuple[Option, ...]] = (self.key((), 0), ())
         for chosen in plans:
             key = self.key(chosen, self.stars_of(chosen))
@@ -210,6 +219,7 @@ class Levels:
         self.qualities = sorted({o.meal.quality for o in options})
         self.known: dict[int, int] = {}
         self.settled: set[int] = set()
+        self.changes = 0  # how many times the options' stars were set
         cheapest: dict[int, Option] = {}
         for option in sorted(options, key=lambda o: (o.value, o.tokens, o.spices)):
             cheapest.setdefault(option.meal.quality, option)
@@ -258,6 +268,7 @@ class Levels:
                 self.settled.add(quality)
         for option in self.options:
             option.stars = stars[option.meal.quality]
+        self.changes += 1
 
 
 def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
@@ -294,21 +305,13 @@ class CountedMeals(CardMeals):
         self.spicings_of: dict[tuple[tuple[tuple[str, int], int], ...], list[Spiced]] = {}
         self.spices_held = items.pack_at(items.spice_at, items.have[items.spice_at : items.token_at])
         self.qualities: dict[int, int] = {}
+        self.token_counts: list[tuple[dict[str, int], int, int, tuple[Any, ...]]] | None = None
 
     def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
-        items, rs = self.items, self.q.ruleset
-        allowed = meal_types(rs, card, self.params, held=held)
+        items = self.items
+        allowed = meal_types(self.q.ruleset, card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
-        adds = [token_quality(rs, name, self.params) for name in items.token_names]
-        givens = [
-            (
-                dict(zip(items.token_names, given, strict=True)),
-                items.pack_at(items.token_at, given),
-                sum(a * n for a, n in zip(adds, given, strict=True)),
-                tuple((("token", name), n) for name, n in zip(items.token_names, given, strict=True) if n),
-            )
-            for given in itertools.product(*(range(n + 1) for n in items.have[items.token_at :]))
-        ]
+        givens = self.givens()
         every = len(givens)  # meals judged for each spicing of a choice of ingredients
         budget = self.budget
         for counts in itertools.product(*(range(items.have[i] + 1) for i in at)):
@@ -344,6 +347,23 @@ class CountedMeals(CardMeals):
                 for _, tokens, token_use, token_added in legal:
                     meal = PlannedMeal(card, ingredients, tokens, self.quality(added + token_added))
                     yield meal, with_spices + token_use
+
+    def givens(self) -> list[tuple[dict[str, int], int, int, tuple[Any, ...]]]:
+        """Every count of each token a meal may hold: the counts, packed, the quality they add and
+        their part of a verdict's key (the same for every card)."""
+        if self.token_counts is None:
+            items = self.items
+            adds = [token_quality(self.q.ruleset, name, self.params) for name in items.token_names]
+            self.token_counts = [
+                (
+                    dict(zip(items.token_names, given, strict=True)),
+                    items.pack_at(items.token_at, given),
+                    sum(a * n for a, n in zip(adds, given, strict=True)),
+                    tuple((("token", name), n) for name, n in zip(items.token_names, given, strict=True) if n),
+                )
+                for given in itertools.product(*(range(n + 1) for n in items.have[items.token_at :]))
+            ]
+        return self.token_counts
 
     def quality(self, total: int) -> int:
         """A legal meal's quality from the sum of what its items add (:func:`~critter_kitchen.api.capped_quality`)."""
