@@ -204,7 +204,7 @@ def bench_fast(
     lab's do; many of those make stars not add up, and the figures at those tables are printed too.
 
     Exact plans every pantry first (timed too); then, with the memory of check_meal's verdicts
-    and of the stars of meals served alone emptied so that neither effort reuses the other's,
+    (by meal and by counts) and of the stars of meals served alone emptied so that neither effort reuses the other's,
     the fast effort plans them again.
     """
     from critter_kitchen.plan.exact import CONTEXTS, context
@@ -226,6 +226,7 @@ def bench_fast(
         exact_times.append(time.perf_counter() - start)
     for table in CONTEXTS.values():
         table.checks.clear()
+        table.legal.clear()  # nor its verdicts by counts
         table.single.clear()  # nor the stars of meals served alone: in the lab, most decisions are new tables
     times, losses, refused = [], [], 0
     for (pantry, one), best in zip(asked, exact_stars, strict=True):

@@ -336,8 +336,12 @@ class FastSearch:
             self.together[key] = self.scorer.stars(tuple(o.meal for o in chosen))
         return self.together[key]
 
+    def card_meals(self) -> CardMeals:
+        """What lists each card's legal meals (:class:`CardMeals`, every meal judged by check_meal)."""
+        return CardMeals(self.q, self.items, self.scorer.params, self.budget, self.checks)
+
     def card_options(self) -> list[list[Option]]:
-        meals = CardMeals(self.q, self.items, self.scorer.params, self.budget, self.checks)
+        meals = self.card_meals()
         cards = self.q.challenges
         per_card: list[list[Option]] = []
         share = self.per_card if self.per_card is not None else max(1, self.limit // max(1, len(cards)))

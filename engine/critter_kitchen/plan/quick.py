@@ -11,27 +11,46 @@ effort runs them a bounded number of times instead:
    the highest quality are scored, then the middle of every stretch whose ends earn different
    stars; a meal between two scored ones is given the stars of the one below it;
 3. taking those estimates as if they added up, the exact search's reductions and a branch and
-   bound find the ``PLANS_SCORED`` best plans, which are scored together through the stages;
+   bound find the ``BEST_SCORED`` best plans, which are scored together through the stages;
    the best of them, as the engine scores it, is the plan.
 
-Every meal is judged by :func:`critter_kitchen.check_meal` and the plan's stars are the
-stages', so the plan is legal and its stars exact; only whether it is the best is not proved.
-When every combination of the listed meals fits the budget they are all scored, as the exact
-search does. Each step keeps a fixed order: the same question gets the same plan on every run.
+When every combination of the listed meals is at most ``PLANS_SCORED`` they are all scored, as
+the exact search does. Each step keeps a fixed order: the same question gets the same plan on
+every run.
+
+At every table the fast effort lists each card's meals with :class:`CountedMeals`: the meals,
+order and budget of the exact search's listing, judged by the facts the engine states of its
+meal rules rather than by one :func:`critter_kitchen.check_meal` each. Each meal of the plan
+found is then judged by check_meal; should one not be confirmed, the round is listed again
+with check_meal judging every meal. The plan's stars are the stages', so the plan is legal and
+its stars exact; only whether it is the best is not proved.
 """
 
 from __future__ import annotations
 
-from .exact import FastSearch, _pareto
+import itertools
+
+from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..model.game import Ingredient
+from .bands import LEGAL_KEPT
+from .exact import CardMeals, FastSearch, _pareto
+from .search import PlannedMeal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .exact import Key, Option
+    from collections.abc import Iterator
+    from typing import Any
+
+    from ..model.ruleset import Card
+    from .exact import Items, Key, Option
     from .pantry import Question
+
+    Spiced = tuple[tuple[Ingredient, ...], int, int]  # ingredients (pantry order), spices used (packed), quality added
 
 FIRST_SCORED = 6  # per card: meals scored alone through the stages to tell the steps of its stars
 SCORED_PER_CARD = 12  # per card: meals scored alone in all, the steps and then the meals a plan would take
-PLANS_SCORED = 12  # plans scored together through the stages
+PLANS_SCORED = 12  # combinations of the listed meals all scored together through the stages when no more
+BEST_SCORED = 6  # otherwise: the best plans by the stars hoped for, scored together
 
 
 class BoundedSearch(FastSearch):
@@ -40,16 +59,70 @@ class BoundedSearch(FastSearch):
     def __init__(self, question: Question, per_card: int) -> None:
         super().__init__(question, per_card, per_card=per_card)
         self.bounded = False  # True when a combination of the listed meals went unscored
+        self.plain = False  # list every meal with check_meal (see confirmed)
+
+    def card_meals(self) -> CardMeals:
+        """The counted listing (:class:`CountedMeals`), or the plain one once a plan was not confirmed."""
+        if self.plain:
+            return super().card_meals()
+        return CountedMeals(self.q, self.items, self.scorer.params, self.budget, self.checks, self.legal)
+
+    def run(self) -> tuple[Key, tuple[Option, ...]]:
+        found = super().run()
+        if self.plain or self.confirmed(found[1]):
+            return found
+        self.list_plainly()
+        return super().run()
 
     def run_bounded(self) -> tuple[Key, tuple[Option, ...]]:
+        found = self.run_listed()
+        if self.plain or self.confirmed(found[1]):
+            return found
+        self.list_plainly()
+        return self.run_listed()
+
+    def list_plainly(self) -> None:
+        """List the round again with check_meal judging every meal, forgetting the stars scored
+        and the verdicts told by counts (all may rest on the facts that failed)."""
+        self.plain = True
+        self.bounded = False
+        self.single.clear()
+        self.together.clear()
+        self.scorer.cache.clear()
+        self.legal.clear()
+
+    def confirmed(self, chosen: tuple[Option, ...]) -> bool:
+        """Whether check_meal finds each chosen meal legal and of the quality :class:`CountedMeals`
+        gave it (the facts it rests on say so; if not, the round is listed again, plainly)."""
+        cards = self.q.challenges
+        for option in chosen:
+            meal = option.meal
+            held = meal.card is cards[-1]
+            problems, quality = check_meal(
+                self.q.ruleset, meal.card, meal.ingredients, meal.tokens, self.scorer.params, held=held
+            )
+            if problems or quality != meal.quality:
+                return False
+        return True
+
+    def run_listed(self) -> tuple[Key, tuple[Option, ...]]:
         options = self.card_options()
         if _combinations_at_most(options, PLANS_SCORED):
             return self.run_whole(options)
         self.bounded = True
         options = [self.fewest_items(card) for card in options]
         levels = [Levels(card, self) for card in options]
+        ranked: list[tuple[int, list[Option]]] = [(-1, [])] * len(levels)
+
+        def by_stars() -> list[list[Option]]:
+            """Each card's options by their stars now (ranked again only when a card's stars changed)."""
+            for i, card in enumerate(levels):
+                if ranked[i][0] != card.changes:
+                    ranked[i] = (card.changes, self.by_stars(card.options))
+            return [r for _, r in ranked]
+
         while True:  # the best plan by the stars hoped for, until its meals' stars are known
-            plans = self.best_estimated([self.by_stars(card) for card in options], 1)
+            plans = self.best_estimated(by_stars(), 1)
             unsure = [(card, o) for o in plans[0] for card in levels if card.is_guessed(o)] if plans else []
             if not unsure:
                 break
@@ -60,7 +133,7 @@ class BoundedSearch(FastSearch):
                 break
             for card, option in unsure:
                 card.score(option)
-        plans = self.best_estimated([self.by_stars(card) for card in options], PLANS_SCORED)
+        plans = self.best_estimated(by_stars(), BEST_SCORED)
         best: tuple[Key, tuple[Option, ...]] = (self.key((), 0), ())
         for chosen in plans:
             key = self.key(chosen, self.stars_of(chosen))
@@ -146,6 +219,7 @@ class Levels:
         self.qualities = sorted({o.meal.quality for o in options})
         self.known: dict[int, int] = {}
         self.settled: set[int] = set()
+        self.changes = 0  # how many times the options' stars were set
         cheapest: dict[int, Option] = {}
         for option in sorted(options, key=lambda o: (o.value, o.tokens, o.spices)):
             cheapest.setdefault(option.meal.quality, option)
@@ -194,6 +268,7 @@ class Levels:
                 self.settled.add(quality)
         for option in self.options:
             option.stars = stars[option.meal.quality]
+        self.changes += 1
 
 
 def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
@@ -204,3 +279,157 @@ def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
         if total > most:
             return False
     return True
+
+
+class CountedMeals(CardMeals):
+    """The meals :class:`~.exact.CardMeals` lists, in its order and within its budget, judged by the
+    facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`)
+    rather than by one check_meal each: whether a meal is legal is check_meal's verdict on the
+    first meal of its counts of each type and token (remembered per table, as :mod:`.bands`
+    does), and a legal meal's quality is the capped sum of what its items add. The ways to
+    spice a choice of ingredients are worked out once for every card that may take them.
+    """
+
+    def __init__(
+        self,
+        question: Question,
+        items: Items,
+        params: dict[str, Any],
+        budget: list[int],
+        checks: dict[tuple[Any, ...], int | None],
+        legal: dict[tuple[Any, ...], bool],
+    ) -> None:
+        super().__init__(question, items, params, budget, checks)
+        self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
+        self.copies: dict[tuple[tuple[str, int], int], list[Spiced]] = {}
+        self.spicings_of: dict[tuple[tuple[tuple[str, int], int], ...], list[Spiced]] = {}
+        self.spices_held = items.pack_at(items.spice_at, items.have[items.spice_at : items.token_at])
+        self.qualities: dict[int, int] = {}
+        self.token_counts: list[tuple[dict[str, int], int, int, tuple[Any, ...]]] | None = None
+
+    def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
+        items = self.items
+        allowed = meal_types(self.q.ruleset, card, self.params, held=held)
+        at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
+        givens = self.givens()
+        every = len(givens)  # meals judged for each spicing of a choice of ingredients
+        budget = self.budget
+        for counts in itertools.product(*(range(items.have[i] + 1) for i in at)):
+            if not any(counts):
+                continue
+            chosen = tuple((items.kinds[i], c) for i, c in zip(at, counts, strict=True) if c)
+            spicings = self.spiced_all(chosen)
+            if not spicings:
+                continue
+            used = sum(c << (i * items.width) for i, c in zip(at, counts, strict=True))
+            types: dict[str, int] = {}
+            for (kind, _), c in chosen:
+                types[kind] = types.get(kind, 0) + c
+            typed = tuple((("type", kind), c) for kind, c in types.items())
+            example = spicings[0][0]  # legality depends only on the counts: any spicing tells it
+            legal = [
+                (g, tokens, token_use, token_added)
+                for g, (tokens, token_use, token_added, named) in enumerate(givens)
+                if self.is_legal(card, held, tuple(sorted(typed + named)), example, tokens)
+            ]
+            for ingredients, spice_use, added in spicings:
+                with_spices = used + spice_use
+                room = budget[0]
+                if room < every:  # the budget ends within these meals: those judged before it, then stop
+                    budget[0] = 0
+                    self.stopped = True  # a meal left unjudged: the search is not proved
+                    for g, tokens, token_use, token_added in legal:
+                        if g < room:
+                            meal = PlannedMeal(card, ingredients, tokens, self.quality(added + token_added))
+                            yield meal, with_spices + token_use
+                    return
+                budget[0] = room - every
+                for _, tokens, token_use, token_added in legal:
+                    meal = PlannedMeal(card, ingredients, tokens, self.quality(added + token_added))
+                    yield meal, with_spices + token_use
+
+    def givens(self) -> list[tuple[dict[str, int], int, int, tuple[Any, ...]]]:
+        """Every count of each token a meal may hold: the counts, packed, the quality they add and
+        their part of a verdict's key (the same for every card)."""
+        if self.token_counts is None:
+            items = self.items
+            adds = [token_quality(self.q.ruleset, name, self.params) for name in items.token_names]
+            self.token_counts = [
+                (
+                    dict(zip(items.token_names, given, strict=True)),
+                    items.pack_at(items.token_at, given),
+                    sum(a * n for a, n in zip(adds, given, strict=True)),
+                    tuple((("token", name), n) for name, n in zip(items.token_names, given, strict=True) if n),
+                )
+                for given in itertools.product(*(range(n + 1) for n in items.have[items.token_at :]))
+            ]
+        return self.token_counts
+
+    def quality(self, total: int) -> int:
+        """A legal meal's quality from the sum of what its items add (:func:`~critter_kitchen.api.capped_quality`)."""
+        found = self.qualities.get(total)
+        if found is None:
+            found = self.qualities[total] = capped_quality(total)
+        return found
+
+    def is_legal(
+        self,
+        card: Card,
+        held: bool,
+        counts: tuple[Any, ...],
+        ingredients: tuple[Ingredient, ...],
+        tokens: dict[str, int],
+    ) -> bool:
+        """check_meal's verdict on a meal of these counts of each type and token, remembered per table."""
+        key = (card.id, held, counts)
+        found = self.legal.get(key)
+        if found is None:
+            if len(self.legal) > LEGAL_KEPT:
+                self.legal.clear()
+            problems, _ = check_meal(self.q.ruleset, card, ingredients, tokens, self.params, held=held)
+            found = self.legal[key] = not problems
+        return found
+
+    def spiced_all(self, chosen: tuple[tuple[tuple[str, int], int], ...]) -> list[Spiced]:
+        """Every way to spice the chosen ingredients (kind, copies), in the order of
+        :meth:`~.exact.CardMeals.spiced`: the ingredients in pantry order, the spices they use
+        (packed) and the quality they add."""
+        found = self.spicings_of.get(chosen)
+        if found is None:
+            guard = self.items.guard
+            grown: list[tuple[tuple[tuple[Ingredient, ...], ...], int, int, int]] = [((), 0, 0, self.spices_held)]
+            for kind, copies in chosen:
+                ways = self.spiced_copies(kind, copies)
+                grown = [
+                    ((*parts, head), use + more, added + adds, after ^ guard)
+                    for parts, use, added, left in grown
+                    for head, more, adds in ways
+                    if (after := (left | guard) - more) & guard == guard
+                ]
+            first = self.items.first
+            order = sorted(range(len(chosen)), key=lambda j: first[chosen[j][0]])
+            found = [(tuple(i for j in order for i in parts[j]), use, added) for parts, use, added, _ in grown]
+            self.spicings_of[chosen] = found
+        return found
+
+    def spiced_copies(self, kind: tuple[str, int], copies: int) -> list[Spiced]:
+        """The ways to spice ``copies`` ingredients of ``kind`` from the spices held, in the order
+        of :meth:`~.exact.CardMeals.spiced` (spicings with replacement, none using more than held)."""
+        key = (kind, copies)
+        found = self.copies.get(key)
+        if found is None:
+            items = self.items
+            spicings = self.legal_spicings(kind)
+            one = [Ingredient(kind[0], kind[1], s) for s in spicings]
+            adds = [ingredient_quality(self.q.ruleset, i, self.params) for i in one]
+            at = {s: (items.spice_at + j) * items.width for j, s in enumerate(items.spice_names)}
+            held = dict(zip(items.spice_names, items.have[items.spice_at : items.token_at], strict=True))
+            found = []
+            for combo in itertools.combinations_with_replacement(range(len(spicings)), copies):
+                spices = [s for j in combo for s in spicings[j]]
+                if any(spices.count(s) > held[s] for s in set(spices)):
+                    continue  # more than held: never fits (and would not fit its packed field)
+                use = sum(1 << at[s] for s in spices)
+                found.append((tuple(one[j] for j in combo), use, sum(adds[j] for j in combo)))
+            self.copies[key] = found
+        return found

@@ -112,7 +112,21 @@ def separable(trees: list[n.Program]) -> bool:
     """Whether the stars of a set of meals are the sum of the stars of each meal alone (see the module)."""
     if called(trees) & set(STAR_READERS):
         return False
-    return all(_top_ok(tree.body) for tree in trees)
+    return all(_tree_separable(tree) for tree in trees)
+
+
+# Whether one program's meal loops are separable (see separable), by the tree's id, the tree kept
+# with it as in _WALKED: each table of a simulation asks again of the same few trees.
+_SEPARABLE: dict[int, tuple[n.Program, bool]] = {}
+
+
+def _tree_separable(tree: n.Program) -> bool:
+    known = _SEPARABLE.get(id(tree))
+    if known is None or known[0] is not tree:
+        if len(_SEPARABLE) > 4096:
+            _SEPARABLE.clear()
+        known = _SEPARABLE[id(tree)] = (tree, _top_ok(tree.body))
+    return known[1]
 
 
 def _reads_meals(node: object) -> bool:
