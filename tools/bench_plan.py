@@ -203,9 +203,10 @@ def bench_fast(
     the tables also hold a critic, three rumors and the player's restaurateur, as the balance
     lab's do; many of those make stars not add up, and the figures at those tables are printed too.
 
-    Exact plans every pantry first (timed too); then, with the memory of check_meal's verdicts
-    (by meal and by counts) and of the stars of meals served alone emptied so that neither effort reuses the other's,
-    the fast effort plans them again.
+    Exact plans every pantry first (timed too); then, with each table's memory of check_meal's
+    verdicts (by meal and by counts), of the stars of meals served alone and of the stars of
+    whole plans emptied, so that the fast effort reuses nothing the exact one worked out, the
+    fast effort plans them again.
     """
     from critter_kitchen.plan.exact import CONTEXTS, context
 
@@ -228,6 +229,7 @@ def bench_fast(
         table.checks.clear()
         table.legal.clear()  # nor its verdicts by counts
         table.single.clear()  # nor the stars of meals served alone: in the lab, most decisions are new tables
+        table.scorer.cache.clear()  # nor the stars of the plans exact scored
     times, losses, refused = [], [], 0
     for (pantry, one), best in zip(asked, exact_stars, strict=True):
         start = time.perf_counter()
