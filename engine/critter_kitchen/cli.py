@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
-    from typing import Any, TextIO
+    from typing import Any, BinaryIO, TextIO
 
     from .loading.stream import Entry
     from .loading.yamlpos import Document
@@ -449,11 +449,16 @@ class _Rulesets:
 
     def __init__(self, packs: Sequence[str]) -> None:
         from .loading.discovery import pack_folders
-        from .loading.records import record_packs
+        from .loading.records import read_record, record_packs
+        from .stages.runner import score_game
 
         self.cli_folders = pack_folders(packs)
         self.loaded: dict[tuple[str, ...], Ruleset] = {}
-        self.record_packs = record_packs  # imported once: a batch asks once a record
+        # imported once: a batch calls them once a record (the two import statements that
+        # _score ran were about 21 k instructions a batch record, compiled)
+        self.record_packs = record_packs
+        self.read_record = read_record
+        self.score_game = score_game
 
     def default(self) -> Ruleset:
         return self.named(())
@@ -503,7 +508,7 @@ class _Batch:
     not once a record."""
 
     def __init__(self, rulesets: _Rulesets, args: argparse.Namespace | _ScoreArguments) -> None:
-        from .report.json import json_text, result_json
+        from .report.json import json_line, json_text, result_json
         from .report.text import result_text
 
         self.rulesets = rulesets
@@ -511,8 +516,10 @@ class _Batch:
         self.explain = bool(args.explain)
         self.ascii_only = not _is_unicode_output()  # standard output's encoding is that of the whole run
         self.json_text = json_text
+        self.json_line = json_line
         self.result_json = result_json
         self.result_text = result_text
+        self.binary = _BinaryOutput.of(sys.stdout) if self.as_json and not self.ascii_only else None
 
     def score(self, item: _Input | Entry) -> bool:
         """Print one record's result, or its problems, in one write; whether it was scored.
@@ -526,17 +533,54 @@ class _Batch:
             messages = [p.format() for p in e.problems]
         else:
             if self.as_json:
-                value = {"source": item.source, **self.result_json(result)}
-                sys.stdout.write(self.json_text(value, ascii_only=self.ascii_only) + "\n")
+                self.write_json({"source": item.source, **self.result_json(result)})
             else:
                 sys.stdout.write(f"== {escaped(item.source)}\n{self.result_text(result, explain=self.explain)}\n")
             return True
         if self.as_json:
-            errors = {"source": item.source, "errors": messages}
-            sys.stdout.write(self.json_text(errors, ascii_only=self.ascii_only) + "\n")
+            self.write_json({"source": item.source, "errors": messages})
         else:
             sys.stderr.write("".join(m + "\n" for m in messages))
         return False
+
+    def write_json(self, value: dict[str, Any]) -> None:
+        if self.binary is not None:
+            self.binary.write(self.json_line(value, self.binary.encoding, self.binary.errors))
+        else:
+            sys.stdout.write(self.json_text(value, ascii_only=self.ascii_only) + "\n")
+
+
+class _BinaryOutput:
+    """The bytes under standard output, written directly where that gives the bytes the text
+    stream would write: the interpreter's own UTF-8 standard output (which translates no
+    newline), its text flushed first. Failed writes raise as :class:`_Output`'s do."""
+
+    def __init__(self, buffer: BinaryIO, encoding: str, errors: str, flush_each: bool) -> None:
+        self.buffer = buffer
+        self.encoding = encoding
+        self.errors = errors
+        self.flush_each = flush_each  # a line-buffered (terminal) output shows each line at once
+
+    @staticmethod
+    def of(stdout: TextIO) -> _BinaryOutput | None:
+        import codecs  # loaded at every interpreter start
+
+        stream = stdout.stream if isinstance(stdout, _Output) else stdout
+        buffer = getattr(stream, "buffer", None)
+        if stream is not sys.__stdout__ or buffer is None or codecs.lookup(stream.encoding).name != "utf-8":
+            return None
+        stdout.flush()
+        return _BinaryOutput(buffer, stream.encoding, stream.errors or "strict", stream.line_buffering)
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.buffer.write(data)
+            if self.flush_each:
+                self.buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputFailed(e.strerror or e) from None
 
 
 def _json_out(data: Any, indent: int | None = None) -> str:
@@ -549,15 +593,12 @@ def _json_out(data: Any, indent: int | None = None) -> str:
 
 def _score(rulesets: _Rulesets, item: _Input | Entry) -> Result:
     """Score one input; InputError if it could not be read or is not a valid game."""
-    from .loading.records import read_record
-    from .stages.runner import score_game
-
     if item.problems:
         raise InputError(list(item.problems))
     ruleset = rulesets.for_record(item.data, item.source)
-    game = read_record(ruleset, item.data, item.source, item.document)
+    game = rulesets.read_record(ruleset, item.data, item.source, item.document)
     try:
-        return score_game(game, item.source)
+        return rulesets.score_game(game, item.source)
     except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
         raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 

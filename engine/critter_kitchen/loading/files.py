@@ -84,7 +84,7 @@ def parse_json(source: str, text: str) -> Any:
     data = fastjson.read(text)
     if data is fastjson.UNREAD:
         data = json_module_read(source, text)
-    _refuse_lone_surrogates(source, text)
+        _refuse_lone_surrogates(source, text)  # orjson refuses half a pair itself: what it read holds none
     return data
 
 

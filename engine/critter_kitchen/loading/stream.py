@@ -39,8 +39,6 @@ class Entry:
     name lines; a JSON Lines record is one line, named by its number, and has none.
     """
 
-    __slots__ = ("source", "data", "problems", "document")
-
     def __init__(
         self, source: str, data: Any = None, problems: list[Problem] | None = None, document: Document | None = None
     ) -> None:

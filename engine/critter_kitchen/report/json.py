@@ -50,6 +50,20 @@ def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in text)
 
 
+def json_line(value: Any, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    """``json_text(value) + "\n"`` encoded in UTF-8 (``encoding`` and ``errors`` must name a
+    UTF-8 codec: the output's, for the text that orjson does not write).
+
+    A JSON Lines batch writes one a record: orjson's bytes are taken as they are where
+    ``json_text`` would give them unchanged (ASCII without DEL), with no decoding and
+    encoding again.
+    """
+    written = fastjson.write_line(value)
+    if written is not None and written.isascii() and b"\x7f" not in written:
+        return written
+    return (json_text(value) + "\n").encode(encoding, errors)
+
+
 def _compact(value: Any) -> str | None:
     """``value`` as compact JSON written by orjson where it equals json's (a JSON Lines batch
     writes one a record), else None."""
