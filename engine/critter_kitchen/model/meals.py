@@ -60,7 +60,7 @@ class MealRules:
         self.only_listed_types = bool(params["only_listed_types"])
         self.min_real_ingredients: int = params["min_real_ingredients"]
         self.tokens_per_missing_type: int = params["tokens_per_missing_type"]
-        self.token_values: dict[str, int] = dict(params["token_values"])
+        self.token_values: dict[str, int] = params["token_values"]
         self.spice_factor: int = params["spice_factor"]
         self.spices_per_ingredient: int = params["spices_per_ingredient"]
         self.course_types: Sequence[str] = params["course_types"]
