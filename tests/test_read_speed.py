@@ -188,6 +188,7 @@ def test_what_a_reader_knows_of_a_ruleset_follows_a_change_made_in_place() -> No
     assert reader.owned_fields["restaurateur"] == "restaurateur" and "fish" in reader.types
     rules.card_kinds["restaurateur"] = "cards.owners"  # now a field of the record's cards
     rules.ingredient_types = tuple(t for t in rules.ingredient_types if t != "fish")
+    rules.changed()
     reader = RecordReader(rules, "game.yaml")
     assert "restaurateur" not in reader.owned_fields and reader.table_fields["owners"] == "restaurateur"
     assert "fish" not in reader.types and "restaurateur" not in reader.player_keys

@@ -208,17 +208,16 @@ def test_the_marks_made_once_per_ruleset_are_the_games_own(pack: str) -> None:
 
 def test_the_marks_of_a_ruleset_are_made_once_and_again_when_its_stages_change() -> None:
     rs = load_ruleset()
-    assert rescore._ruleset_marks(rs) is rescore._ruleset_marks(rs)
-    fewer = copy.copy(rs)
+    marks = rs.derived(rescore._RulesetMarks)
+    assert rs.derived(rescore._RulesetMarks) is marks
+    fewer = copy.copy(rs)  # a copy makes tables of its own
     fewer.stages = list(rs.stages[:-1])
-    assert rescore._ruleset_marks(fewer).end == rescore._ruleset_marks(rs).end - POINTS
-    assert rescore._ruleset_marks(fewer) is rescore._ruleset_marks(fewer)
-    fewer.stages = list(rs.stages)  # changed in place: made again, for these stages
-    assert rescore._ruleset_marks(fewer).end == rescore._ruleset_marks(rs).end
-    copies = [copy.copy(rs) for _ in range(40)]
-    for other in copies:
-        rescore._ruleset_marks(other)
-    assert len(rescore._RULESET_MARKS) <= 16
+    assert fewer.derived(rescore._RulesetMarks).end == marks.end - POINTS
+    assert fewer.derived(rescore._RulesetMarks) is fewer.derived(rescore._RulesetMarks)
+    fewer.stages = list(rs.stages)  # changed in place, and said so: made again, for these stages
+    fewer.changed()
+    assert fewer.derived(rescore._RulesetMarks).end == marks.end
+    assert rs.derived(rescore._RulesetMarks) is marks
 
 
 def work_without_at(game: Any, point: int, card_id: str) -> int:

@@ -90,11 +90,12 @@ def check_meal(
     the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These are
     the rules the record reader applies to every recorded meal.
     """
-    from .model.meals import meal_quality, served_meal_problems
+    from .model.meals import MealRules
 
     counts = dict(tokens)
-    problems = served_meal_problems(card, ingredients, counts, params, held, ruleset.ingredient_types)
-    return problems, 0 if problems else meal_quality(ingredients, counts, params)
+    rules = MealRules(params)
+    problems = rules.served_meal_problems(card, ingredients, counts, held, ruleset.ingredient_types)
+    return problems, 0 if problems else rules.meal_quality(ingredients, counts)
 
 
 def check_course(
@@ -106,10 +107,11 @@ def check_course(
     ``served`` is an ingredient of type ``kind`` (with its spices) or a token's name, and
     ``params`` the player's parameters (:func:`rule_parameters`).
     """
-    from .model.meals import course_problems, course_quality
+    from .model.meals import MealRules
 
-    problems = course_problems(kind, served, params, ruleset.ingredient_types)
-    return problems, 0 if problems else course_quality(served, params)
+    rules = MealRules(params)
+    problems = rules.course_problems(kind, served, ruleset.ingredient_types)
+    return problems, 0 if problems else rules.course_quality(served)
 
 
 def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>") -> Result:

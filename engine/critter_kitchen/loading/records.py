@@ -10,16 +10,13 @@ from __future__ import annotations
 from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
+    MealRules,
     course_kind_problem,
-    course_problems,
     course_quality,
-    course_spice_problem,
     course_token_refused,
     held_parameters,
     ingredient_course_quality,
     legality_problems,
-    meal_problems,
-    meal_quality,
     spice_problem,
     table_parameters,
     unknown_token,
@@ -176,12 +173,12 @@ def _plain_ingredients(items: Any, types: frozenset[str]) -> list[Ingredient] | 
 
 
 def _plain_courses(
-    items: Any, types: tuple[str, ...], params: dict[str, Any], checked: dict[Any, bool]
+    items: Any, types: tuple[str, ...], rules: MealRules, checked: dict[Any, bool]
 ) -> dict[str, Course] | None:
     """A critic meal's courses, in ingredient type order (``types``), when ``items`` maps
     ingredient types to well-formed legal courses (ingredients or tokens), else None.
 
-    ``checked`` remembers, for these ``params``, whether a course type with its spices
+    ``checked`` remembers, for these ``rules``, whether a course type with its spices
     passed the course rules (they read nothing else), so each is asked once a game.
     """
     if type(items) is not dict:
@@ -195,7 +192,7 @@ def _plain_courses(
             return None
         value, spice = item.get("value"), item.get("spice")
         if value is None and len(item) == 1:
-            course = _plain_token_course(kind, item.get("token"), params, types, checked)
+            course = _plain_token_course(kind, item.get("token"), rules, types, checked)
             if course is None:
                 return None
             courses[kind] = course
@@ -209,16 +206,16 @@ def _plain_courses(
         legal = checked.get(key)
         if legal is None:
             # course_problems of an ingredient of this type: the course type, then its spices
-            legal = course_kind_problem(kind, params) is None and not course_spice_problem(kind, spices, params, types)
+            legal = rules.course_kind_problem(kind) is None and not rules.course_spice_problem(kind, spices, types)
             checked[key] = legal
         if not legal:
             return None
-        courses[kind] = Course(kind, value, spices, None, ingredient_course_quality(value, spices, params))
+        courses[kind] = Course(kind, value, spices, None, rules.ingredient_course_quality(value, spices))
     return courses if len(courses) == len(items) else None  # else some key is no ingredient type (or null)
 
 
 def _plain_token_course(
-    kind: str, token: Any, params: dict[str, Any], types: tuple[str, ...], checked: dict[Any, bool]
+    kind: str, token: Any, rules: MealRules, types: tuple[str, ...], checked: dict[Any, bool]
 ) -> Course | None:
     """The ``kind`` course of one token (an item of no key but ``token``) when it is legal, else None."""
     if type(token) is not str:
@@ -226,11 +223,11 @@ def _plain_token_course(
     key = (kind, token, "token")
     legal = checked.get(key)
     if legal is None:
-        legal = not course_problems(kind, token, params, types)
+        legal = not rules.course_problems(kind, token, types)
         checked[key] = legal
     if not legal:
         return None
-    quality = course_quality(token, params)
+    quality = rules.course_quality(token)
     return Course(kind, quality, (), token, quality)
 
 
@@ -259,46 +256,37 @@ def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> di
 
 
 def _served(
-    rnd: str, card: Card, player: Player, ingredients: list[Ingredient], tokens: dict[str, int], params: dict[str, Any]
+    rnd: str, card: Card, player: Player, ingredients: list[Ingredient], tokens: dict[str, int], rules: MealRules
 ) -> Meal:
     """A legal meal with its quality."""
-    return Meal(rnd, card, player, tuple(ingredients), tokens, meal_quality(ingredients, tokens, params))
+    return Meal(rnd, card, player, tuple(ingredients), tokens, rules.meal_quality(ingredients, tokens))
 
 
 class _ReaderFacts:
-    """What a reader needs of a ruleset's card kinds and ingredient types, worked out once."""
+    """What a reader needs of a ruleset's card kinds and ingredient types, worked out once per
+    ruleset (``ruleset.derived(_ReaderFacts)``); readers share these and never change them."""
 
-    def __init__(self, kinds: dict[str, str], types: tuple[str, ...]) -> None:
-        self.kinds = kinds  # what they were worked out from (copies: see _reader_facts)
-        self.source_types = types
+    def __init__(self, ruleset: Ruleset) -> None:
         # Where a record names each kind of card: a field of its ``cards`` (cards on the
         # table, e.g. "critic") or of a player entry (cards a player holds, "restaurateur").
-        # Readers share these and never change them.
         self.table_fields: dict[str, str] = {}
         self.owned_fields: dict[str, str] = {}
-        for kind, slot in kinds.items():
+        for kind, slot in ruleset.card_kinds.items():
             scope, _, field = slot.partition(".")
             if scope == "cards":
                 self.table_fields[field] = kind
             elif scope == "players":
                 self.owned_fields[field] = kind
-        self.types = frozenset(types)
+        self.types = frozenset(ruleset.ingredient_types)
         self.player_keys = frozenset((*PLAYER_KEYS, *self.owned_fields))  # the keys of a plain player entry
-
-
-# The facts of the rulesets read lately, by id. An entry is used only while the ruleset's
-# card kinds and ingredient types equal what it was made from: a ruleset changed in place,
-# or a new one at a freed address, gets facts of its own.
-_FACTS: dict[int, _ReaderFacts] = {}
-
-
-def _reader_facts(ruleset: Ruleset) -> _ReaderFacts:
-    facts = _FACTS.get(id(ruleset))
-    if facts is None or facts.source_types != ruleset.ingredient_types or facts.kinds != ruleset.card_kinds:
-        if len(_FACTS) >= 16:
-            _FACTS.clear()
-        facts = _FACTS[id(ruleset)] = _ReaderFacts(dict(ruleset.card_kinds), ruleset.ingredient_types)
-    return facts
+        self.counters = frozenset(ruleset.counters)
+        params = ruleset.parameters
+        # How many players a plain list may have: one without automated rivals, if the rules allow none.
+        low, high = params["min_players"].value, params["max_players"].value
+        no_rivals = params["min_automated"].value <= 0 <= params["max_automated"].value
+        self.plain_sizes = frozenset(range(low, high + 1) if no_rivals else ())
+        self.rounds: tuple[str, ...] = tuple(params["challenge_rounds"].value)
+        self.per_round: int = params["challenges_per_round"].value
 
 
 class RecordReader:
@@ -319,14 +307,15 @@ class RecordReader:
         # While a card in play could not be read, any rule parameter may be other than it
         # seems: the meals are then checked only for what no parameter decides.
         self.shape_only = False
-        facts = _reader_facts(ruleset)
+        facts = self.facts = ruleset.derived(_ReaderFacts)
         self.table_fields = facts.table_fields
         self.owned_fields = facts.owned_fields
         self.single = ruleset.single_kinds
         self.types = facts.types
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
-        # Whether a course type with its spices is legal, by the id of the parameters in force
-        # (each player's dict lives as long as the reader): see _plain_courses.
+        self.player_rules: dict[Player, MealRules] = {}  # the meal rules under them, made once a game
+        # Whether a course type with its spices is legal, by the id of the meal rules in force
+        # (each player's live as long as the reader): see _plain_courses.
         self.courses_checked: dict[int, dict[Any, bool]] = {}
         self.player_keys = facts.player_keys
 
@@ -412,6 +401,7 @@ class RecordReader:
             raise InputError(self.problems)
         self.shape_only = self.is_a_card_unread()
         self.player_params = {player: self.params_for(game, player) for player in game.players}
+        self.player_rules = self.rules_for(game)
         if not self.shape_only:
             self.check_kept(game, top.get("players", []))
         self.challenge_meals(game, top.get("challenge_meals", {}))
@@ -510,12 +500,7 @@ class RecordReader:
 
     def plain_players(self, value: Any) -> list[Player] | None:
         """The players of a plainly well-formed list without automated rivals, else None."""
-        params = self.rs.parameters
-        if (
-            type(value) is not list
-            or not params["min_players"].value <= len(value) <= params["max_players"].value
-            or not params["min_automated"].value <= 0 <= params["max_automated"].value
-        ):
+        if type(value) is not list or len(value) not in self.facts.plain_sizes:
             return None
         allowed = self.player_keys
         players: list[Player] = []
@@ -542,7 +527,7 @@ class RecordReader:
         if type(counters) is not dict:
             return False
         for key, n in counters.items():
-            if key not in self.rs.counters or not _is_plain_count(n):
+            if key not in self.facts.counters or not _is_plain_count(n):
                 return False
         return True
 
@@ -735,8 +720,7 @@ class RecordReader:
 
     def plain_challenges(self, value: Any, kind: str) -> dict[str, tuple[Card, ...]] | None:
         """The challenge cards by round, when each round plainly reveals its number of new cards."""
-        rounds = self.rs.parameters["challenge_rounds"].value
-        per_round = self.rs.parameters["challenges_per_round"].value
+        rounds, per_round = self.facts.rounds, self.facts.per_round
         # The record lists the rounds and no other key: each round is there, and no more keys than rounds.
         if type(value) is not dict or len(value) != len(rounds):
             return None
@@ -805,6 +789,15 @@ class RecordReader:
         """The parameters in force for a player: the game's, changed by the cards the player holds."""
         return held_parameters(game.params, player.owned)
 
+    def rules_for(self, game: Game) -> dict[Player, MealRules]:
+        """The meal rules under each player's parameters: one for those in force for everyone,
+        one more for each player whose held cards change them."""
+        table = MealRules(game.params)
+        return {
+            player: table if params is game.params else MealRules(params)
+            for player, params in self.player_params.items()
+        }
+
     def challenge_meals(self, game: Game, value: Any) -> None:
         where = _Where("challenge_meals")
         data = self.mapping(value, where) or {}
@@ -862,11 +855,11 @@ class RecordReader:
                 return None
             serving += 1
             found = 0
-            params = self.player_params[player]
+            rules = self.player_rules[player]
             for i, card in enumerate(cards):
                 data = served.get(card.id)
                 if data is not None:  # (a meal of null is not found, and so not plain)
-                    meal = self.plain_meal(player, rnd, card, i == last, data, params)
+                    meal = self.plain_meal(player, rnd, card, i == last, data, rules)
                     if meal is None:
                         return None
                     meals.append(meal)
@@ -875,10 +868,8 @@ class RecordReader:
                 return None
         return tuple(meals) if serving == len(value) else None
 
-    def plain_meal(
-        self, player: Player, rnd: str, card: Card, held: bool, value: Any, params: dict[str, Any]
-    ) -> Meal | None:
-        """The meal when it is plainly well formed and legal, else None (``params``: the player's)."""
+    def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any, rules: MealRules) -> Meal | None:
+        """The meal when it is plainly well formed and legal, else None (``rules``: the player's)."""
         if type(value) is not dict:
             return None
         items = value.get("ingredients")
@@ -886,14 +877,14 @@ class RecordReader:
             ingredients = _plain_ingredients(items, self.types)
         else:  # no ingredients, unless the key is there with a null
             ingredients = None if "ingredients" in value else []
-        tokens = _plain_tokens(value, params["token_values"], "ingredients")
+        tokens = _plain_tokens(value, rules.token_values, "ingredients")
         if (
             ingredients is None
             or tokens is None
-            or meal_problems(card, ingredients, tokens, params, held, self.rs.ingredient_types)
+            or rules.meal_problems(card, ingredients, tokens, held, self.rs.ingredient_types)
         ):
             return None
-        return _served(rnd, card, player, ingredients, tokens, params)
+        return _served(rnd, card, player, ingredients, tokens, rules)
 
     def spices(
         self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where
@@ -954,7 +945,7 @@ class RecordReader:
         illegal = legality_problems(card, ingredients, tokens, params, held)
         for wrong in illegal:
             self.fail(where, wrong, "CK302")
-        return None if illegal else _served(rnd, card, player, ingredients, tokens, params)
+        return None if illegal else _served(rnd, card, player, ingredients, tokens, self.player_rules[player])
 
     def critic_meals(self, game: Game, value: Any) -> None:
         where = _Where("critic_meals")
@@ -990,14 +981,14 @@ class RecordReader:
         """A critic meal's tokens and courses when all are plainly well formed, else None."""
         if type(value) is not dict:
             return None
-        params = self.player_params[player]
-        tokens = _plain_tokens(value, params["token_values"], "courses")
+        rules = self.player_rules[player]
+        tokens = _plain_tokens(value, rules.token_values, "courses")
         if tokens is None:
             return None
-        checked = self.courses_checked.get(id(params))
+        checked = self.courses_checked.get(id(rules))
         if checked is None:
-            checked = self.courses_checked[id(params)] = {}
-        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, params, checked)
+            checked = self.courses_checked[id(rules)] = {}
+        courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, rules, checked)
         if courses is None:
             return None
         return tokens, courses

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    Table = TypeVar("Table")
 
     from ..dsl.closures import Compiled
     from ..dsl.nodes import Expr, Program
@@ -109,15 +112,32 @@ class Card:
         self.requires: tuple[str, ...] = ()
         self.effects: tuple[Effect, ...] = ()
         self.parameters: dict[str, Any] = {}
+        self._slots: tuple[dict[str, int], dict[str, int]] | None = None  # see slot_counts; never pickled
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
+
+    def slot_counts(self, cut: bool) -> dict[str, int]:
+        """How many requirement slots of each type the card has, in the order the types first
+        appear; without the rightmost slot when ``cut``. Counted once (the loader sets the
+        requirements before any game is read); the counts are shared: never changed."""
+        made = self._slots
+        if made is None:
+            made = self._slots = (_counts(self.requires), _counts(self.requires[:-1]))
+        return made[1] if cut else made[0]
 
     # Cached rulesets are pickled. The compiled build's classes cannot be made without
     # their arguments, so each class of a ruleset says how to make it again.
     def __reduce__(self) -> tuple[Any, ...]:
         made_later = {"requires": self.requires, "effects": self.effects, "parameters": self.parameters}
         return Card, (self.id, self.kind, self.name, self.pack, self.path, self.pos, self.data), made_later
+
+
+def _counts(kinds: tuple[str, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 class Parameter:
@@ -175,25 +195,36 @@ class Ruleset:
         self.kind_schemas: dict[str, str] = {}  # kind -> schema file
         self.removed_stages: set[str] = set()  # stages a pack took out; their hooks never run
         self.deal: dict[str, DealNumber] = {}  # what a simulated game deals; scoring never reads it
-        # What every game's scoring reads of the complete ruleset, made when it is first read
-        # (the loader fills a ruleset in place until then); never pickled, see __reduce__.
-        self._scoring: Scoring | None = None
+        # What games read of the complete ruleset, worked out once, by the function that makes
+        # each (see derived). Never pickled, see __reduce__.
+        self._derived: dict[Callable[[Ruleset], Any], Any] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Everything but the scoring tables: a ruleset read from the cache makes its own
-        # when it is first scored, and the cache's entries stay what the loader left.
+        # Everything but the derived tables: a ruleset read from the cache (or copied) makes
+        # its own when it is first used, and the cache's entries stay what the loader left.
         return Ruleset, (self.rules_kind,), {name: getattr(self, name) for name in RULESET_FIELDS}
 
-    def scoring(self) -> Scoring:
-        """What scoring reads of this ruleset in every game, made once.
+    def derived(self, make: Callable[[Ruleset], Table]) -> Table:
+        """``make(self)``, made once: a table that every game of this ruleset reads (what the
+        record reader knows of the card kinds, what rescoring knows of the stages, ...).
 
-        A ruleset is complete once a game is read or scored with it: nothing changes it
-        after loading (the loader's last change comes before any game is read).
+        A ruleset is complete once a game is read or scored with it: nothing in the engine
+        changes it after loading (the loader makes no table, and its last change comes before
+        any game is read). Whatever changes a ruleset in place later calls :meth:`changed`.
         """
-        made = self._scoring
+        made = self._derived.get(make)
         if made is None:
-            made = self._scoring = scoring_of(self)
+            made = self._derived[make] = make(self)
         return made
+
+    def scoring(self) -> Scoring:
+        """What scoring reads of this ruleset in every game (see :func:`scoring_of`)."""
+        return self.derived(scoring_of)
+
+    def changed(self) -> None:
+        """Drop every derived table: this ruleset was changed in place, and each table is made
+        again, from what the ruleset is now, when it is next read."""
+        self._derived = {}
 
     @property
     def rules_cards(self) -> list[Card]:
@@ -206,7 +237,7 @@ class Ruleset:
         return {name: p.value for name, p in self.parameters.items()}
 
 
-# The attributes a pickled ruleset keeps: all of them but the scoring tables.
+# The attributes a pickled ruleset keeps: all of them but the derived tables.
 RULESET_FIELDS = (
     "packs",
     "cards",

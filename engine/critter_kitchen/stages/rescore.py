@@ -51,15 +51,7 @@ from ..dsl.budget import MAX_AWARDS, STEP_BUDGET
 from ..dsl.registry import MEALS, QUALITY, STARS
 from ..errors import EvaluationError, InputError
 from ..model.game import Award, Course, Game, Ingredient, Meal, Player
-from ..model.meals import (
-    course_problems,
-    course_quality,
-    held_parameters,
-    meal_quality,
-    served_meal_problems,
-    table_parameters,
-    unknown_token,
-)
+from ..model.meals import MealRules, held_parameters, table_parameters
 from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_hook_point, run_stages
 
 TYPE_CHECKING = False
@@ -166,8 +158,10 @@ def game_without(
     if same_rules and pristine is not None:
         _copy_alike(fresh, game, alike if alike is not None else _alike(game, pristine), unserved)
         return fresh
+    table_rules = MealRules(fresh.params)
+    rules = {i: table_rules if params is fresh.params else MealRules(params) for i, params in own.items()}
     for player, old in zip(players, game.players, strict=True):
-        _judge_courses(player, old, own.get(player.index, fresh.params), rs.ingredient_types, same_rules)
+        _judge_courses(player, old, rules.get(player.index, table_rules), rs.ingredient_types, same_rules)
     for rnd, meals in game.meals.items():
         kept = tuple(m for m in meals if m.card.id not in unserved) if unserved else meals
         if same_rules:
@@ -175,7 +169,7 @@ def game_without(
                 Meal(m.round, m.card, players[m.player.index], m.ingredients, m.tokens, m.quality) for m in kept
             )
         else:
-            fresh.meals[rnd] = _meals(kept, fresh, own)
+            fresh.meals[rnd] = _meals(kept, fresh, rules)
     return fresh
 
 
@@ -208,11 +202,11 @@ def _copy_alike(fresh: Game, game: Game, alike: _Alike, unserved: Collection[str
         fresh.meals[rnd] = tuple([Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept])
 
 
-def _judge_courses(player: Player, old: Player, own: dict[str, Any], types: tuple[str, ...], legal: bool) -> None:
+def _judge_courses(player: Player, old: Player, own: MealRules, types: tuple[str, ...], legal: bool) -> None:
     """``old``'s kept tokens and critic courses for ``player``, judged again under the rules
     ``own`` (``legal``: they are all legal still)."""
-    known = legal or all(unknown_token(k, own) is None for k in old.tokens)
-    player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if unknown_token(k, own) is None}
+    known = legal or all(own.unknown_token(k) is None for k in old.tokens)
+    player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if own.unknown_token(k) is None}
     player.serve(_courses(old.courses.values(), own, types, legal))
 
 
@@ -230,33 +224,32 @@ def _rival_copy(old: Player) -> Player:
     return rival
 
 
-def _courses(
-    courses: Iterable[Course], params: dict[str, object], types: tuple[str, ...], legal: bool
-) -> dict[str, Course]:
-    """The critic courses still legal under ``params`` (all of them when ``legal``), each with its
+def _courses(courses: Iterable[Course], rules: MealRules, types: tuple[str, ...], legal: bool) -> dict[str, Course]:
+    """The critic courses still legal under ``rules`` (all of them when ``legal``), each with its
     quality before any effect under them."""
     out: dict[str, Course] = {}
     for course in courses:
         served: Ingredient | str = (
             course.token if course.token is not None else Ingredient(course.type, course.value, course.spices)
         )
-        if legal or not course_problems(course.type, served, params, types):
-            quality = course_quality(served, params)
+        if legal or not rules.course_problems(course.type, served, types):
+            quality = rules.course_quality(served)
             value = quality if course.token is not None else course.value  # a token course is worth its token
             out[course.type] = Course(course.type, value, course.spices, course.token, quality)
     return out
 
 
-def _meals(meals: tuple[Meal, ...], game: Game, params: dict[int, dict[str, object]]) -> tuple[Meal, ...]:
-    """The challenge meals still legal, for the new game's players, each with its quality."""
+def _meals(meals: tuple[Meal, ...], game: Game, rules: dict[int, MealRules]) -> tuple[Meal, ...]:
+    """The challenge meals still legal, for the new game's players (``rules``: theirs, by
+    index), each with its quality."""
     out: list[Meal] = []
     types = game.ruleset.ingredient_types
     for meal in meals:
         player = game.players[meal.player.index]
-        own = params[player.index]
+        own = rules[player.index]
         held = game.challenges[meal.round][-1] is meal.card
-        if not served_meal_problems(meal.card, meal.ingredients, meal.tokens, own, held, types):
-            quality = meal_quality(meal.ingredients, meal.tokens, own)
+        if not own.served_meal_problems(meal.card, meal.ingredients, meal.tokens, held, types):
+            quality = own.meal_quality(meal.ingredients, meal.tokens)
             out.append(Meal(meal.round, meal.card, player, meal.ingredients, meal.tokens, quality))
     return tuple(out)
 
@@ -308,24 +301,22 @@ class _RulesetMarks:
     """What the plans of one ruleset's games share: where each stage's hook points are, the
     marks of the stages' own programs and of each card's effects (made when a card is first
     met: they do not depend on the game), the points of the stages each card declares, and
-    what the tie-breaks read."""
+    what the tie-breaks read. Made once per ruleset: ``ruleset.derived(_RulesetMarks)``."""
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-        self.stages = list(ruleset.stages)  # what they were made from (see _ruleset_marks)
-        self.tiebreaks = list(ruleset.tiebreaks)
-        self.stage_index = {stage.name: i for i, stage in enumerate(self.stages)}
-        self.stage_names = [stage.name for stage in self.stages]
-        self.end = len(self.stages) * POINTS
+        stages = ruleset.stages
+        self.stage_index = {stage.name: i for i, stage in enumerate(stages)}
+        self.stage_names = [stage.name for stage in stages]
+        self.end = len(stages) * POINTS
         self.stage_marks = _Marks()
         self.replace_points = 0  # each stage's body
         self.declaring: dict[str, int] = {}  # card id -> the points of the stages it declares
-        for i, stage in enumerate(self.stages):
+        for i, stage in enumerate(stages):
             self.stage_marks.add(i * POINTS + TIMING_POINT["replace"], stage.code)
             self.replace_points |= 1 << (i * POINTS + TIMING_POINT["replace"])
             self.declaring[stage.card] = self.declaring.get(stage.card, 0) | 0b111 << (i * POINTS)
         self.cards: dict[Card, _Marks] = {}
-        codes = [tb.code for tb in self.tiebreaks if tb.code is not None]
+        codes = [tb.code for tb in ruleset.tiebreaks if tb.code is not None]
         self.rank_sees = any(code.sees_cards for code in codes)
         self.rank_params = frozenset(p for code in codes for p in code.params_read)
         self.rank_reads = _bits(s for code in codes for s in code.state_read)
@@ -347,25 +338,6 @@ class _RulesetMarks:
         return self.end if index is None else index * POINTS + TIMING_POINT[timing]
 
 
-_RULESET_MARKS: dict[int, _RulesetMarks] = {}  # id of a ruleset -> its marks (the ruleset kept in them)
-
-
-def _ruleset_marks(ruleset: Ruleset) -> _RulesetMarks:
-    """``ruleset``'s marks, made once (again if its stages or tie-breaks are no longer the ones
-    they were made from)."""
-    marks = _RULESET_MARKS.get(id(ruleset))
-    if (
-        marks is None
-        or marks.ruleset is not ruleset
-        or marks.stages != ruleset.stages
-        or marks.tiebreaks != ruleset.tiebreaks
-    ):
-        if len(_RULESET_MARKS) >= 16:  # a process that loads rulesets over and over keeps a few
-            _RULESET_MARKS.clear()
-        marks = _RULESET_MARKS[id(ruleset)] = _RulesetMarks(ruleset)
-    return marks
-
-
 class _Plan:
     """One game's run with every card: its checkpoints, where a removal can start from, and what
     each hook point did, to replay it; and what each hook point's programs read and write.
@@ -375,7 +347,7 @@ class _Plan:
     """
 
     def __init__(self, game: Game, source: str) -> None:
-        marks = self.marks = _ruleset_marks(game.ruleset)
+        marks = self.marks = game.ruleset.derived(_RulesetMarks)
         self.stage_index = marks.stage_index
         self.stage_names = marks.stage_names
         self.end = marks.end
