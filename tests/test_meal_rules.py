@@ -13,7 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from critter_kitchen import Ingredient, InputError, check_course, check_meal, load_ruleset, rule_parameters
+from critter_kitchen import (
+    Ingredient,
+    InputError,
+    check_course,
+    check_meal,
+    load_ruleset,
+    meal_rules,
+    rule_parameters,
+)
 from critter_kitchen.loading.files import load_data
 from critter_kitchen.loading.records import RecordReader
 from critter_kitchen.model.game import Game
@@ -126,9 +134,10 @@ def test_without_the_hold_token_every_slot_is_required(no_hold: Ruleset) -> None
 # The public checks
 
 
-def test_check_meal_legal_and_illegal(repeated: Ruleset) -> None:
+@pytest.mark.parametrize("read_once", [False, True], ids=["params", "meal_rules"])
+def test_check_meal_legal_and_illegal(repeated: Ruleset, read_once: bool) -> None:
     card = repeated.cards[PLATTER]
-    params = rule_parameters(repeated)
+    params = meal_rules(rule_parameters(repeated)) if read_once else rule_parameters(repeated)
     fish, cheese, bread = Ingredient("fish", 5, ("fish",)), Ingredient("cheese", 2), Ingredient("bread", 4)
     assert check_meal(repeated, card, [fish, cheese, bread], {"bisque": 1}, params) == ([], 19)
     assert check_meal(repeated, card, [fish, cheese, bread], {}, params) == (
@@ -147,9 +156,11 @@ def test_check_meal_legal_and_illegal(repeated: Ruleset) -> None:
     assert check_meal(repeated, card, [fish, fish, cheese], {}, params, held=True) == ([], 22)
 
 
-def test_check_meal_reads_the_players_parameters(repeated: Ruleset) -> None:
+@pytest.mark.parametrize("read_once", [False, True], ids=["params", "meal_rules"])
+def test_check_meal_reads_the_players_parameters(repeated: Ruleset, read_once: bool) -> None:
     card = repeated.cards[PLATTER]
-    params = {**rule_parameters(repeated), "tokens_per_missing_type": 2}
+    changed = {**rule_parameters(repeated), "tokens_per_missing_type": 2}
+    params = meal_rules(changed) if read_once else changed
     meal = [Ingredient("fish", 1), Ingredient("cheese", 1), Ingredient("bread", 1)]
     assert check_meal(repeated, card, meal, {"soup": 1}, params)[0] == [
         "missing 1 of 2 fish: 2 soup or bisque needed to fill, 1 given"

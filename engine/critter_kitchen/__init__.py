@@ -8,7 +8,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import check_course, check_meal, removable_cards, rule_parameters, score_record, score_without
+    from .api import (
+        check_course,
+        check_meal,
+        meal_rules,
+        removable_cards,
+        rule_parameters,
+        score_record,
+        score_without,
+    )
     from .loading.cached import load_ruleset
     from .model.game import Ingredient
     from .report.json import result_json
@@ -25,6 +33,7 @@ __all__ = [
     "check_course",
     "check_meal",
     "load_ruleset",
+    "meal_rules",
     "removable_cards",
     "result_json",
     "rule_parameters",
@@ -39,6 +48,7 @@ _LAZY = {
     "check_meal": ".api",
     "check_course": ".api",
     "rule_parameters": ".api",
+    "meal_rules": ".api",
     "score_without": ".api",
     "removable_cards": ".api",
     "Ingredient": ".model.game",

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .model.game import Game, Ingredient
+    from .model.meals import MealRules
     from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
 
@@ -78,7 +79,7 @@ def check_meal(
     card: Card,
     ingredients: Sequence[Ingredient],
     tokens: Mapping[str, int],
-    params: Mapping[str, Any],
+    params: Mapping[str, Any] | MealRules,
     *,
     held: bool = False,
 ) -> tuple[list[str], int]:
@@ -86,16 +87,26 @@ def check_meal(
 
     ``card`` is the Challenge card (``ruleset.cards[id]``), ``held`` whether the Hold token is
     on it (the day's last card), ``tokens`` the token counts added (``{"soup": 1}``) and
-    ``params`` the player's parameters (:func:`rule_parameters`). ``problems`` is empty when
-    the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These are
-    the rules the record reader applies to every recorded meal.
+    ``params`` the player's parameters (:func:`rule_parameters`), or :func:`meal_rules` of
+    them for a caller that checks many meals under the same parameters. ``problems`` is empty
+    when the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These
+    are the rules the record reader applies to every recorded meal.
     """
     from .model.meals import MealRules
 
     counts = dict(tokens)
-    rules = MealRules(params)
+    rules = params if isinstance(params, MealRules) else MealRules(params)
     problems = rules.served_meal_problems(card, ingredients, counts, held, ruleset.ingredient_types)
     return problems, 0 if problems else rules.meal_quality(ingredients, counts)
+
+
+def meal_rules(params: Mapping[str, Any]) -> MealRules:
+    """The meal rules under ``params`` (:func:`rule_parameters`), read once: :func:`check_meal`
+    takes them in place of ``params`` and then does not read the parameters again. Make them
+    again if the parameters change."""
+    from .model.meals import MealRules
+
+    return MealRules(params)
 
 
 def check_course(
