@@ -195,11 +195,23 @@ def ingredient_quality(ruleset: Ruleset, ingredient: Ingredient, params: Mapping
     ``capped_quality(sum of ingredient_quality and token_quality of its parts)``; and whether
     a meal whose every ingredient passes :func:`check_spices` is legal depends only on how
     many ingredients of each type and how many of each token it holds, never on their
-    values or spices.
+    values or spices (nor on which tokens, among :func:`exchangeable_tokens`).
     """
     from .model.meals import ingredient_quality as part
 
     return part(ingredient, params)
+
+
+def exchangeable_tokens(ruleset: Ruleset, params: Mapping[str, Any]) -> frozenset[str]:
+    """The tokens whose kinds a challenge meal's legality does not tell apart: every token these
+    rules know fills an empty slot as any other does (``tokens_per_missing_type`` of them per
+    slot), so whether a meal is legal reads only how many of these tokens it holds in all.
+
+    A fact of the meal rules a search may rely on, as those of :func:`ingredient_quality`
+    (``tests/test_plan_exact_tokens.py`` checks it against :func:`check_meal`): a meal keeps its
+    verdict when some of its tokens are replaced by as many others of this set.
+    """
+    return frozenset(params["token_values"])
 
 
 def token_quality(ruleset: Ruleset, token: str, params: Mapping[str, Any]) -> int:

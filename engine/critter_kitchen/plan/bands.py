@@ -35,6 +35,11 @@ Meals are built by adding items one kind at a time. Why nothing that matters is 
   with one of its ingredients of the type made one of lower value the meal leaves in the
   pantry (:meth:`BandMeals.lowers` proves that a best plan needs no such meal; a meal that
   only such meals can grow from is not grown, :meth:`BandMeals.windowed`).
+* **Tokens** are taken by every card, and one card lowers them too (:func:`lowering_tokens`):
+  its meal is not listed when it would earn as many stars with one of its tokens made one of
+  lower quality it leaves in the pantry. This rests on a fact the engine states
+  (:func:`~critter_kitchen.api.exchangeable_tokens`): legality reads only how many tokens a
+  meal holds in all, so check_meal's verdict is also asked once per total of tokens.
 """
 
 from __future__ import annotations
@@ -42,7 +47,14 @@ from __future__ import annotations
 import bisect
 import itertools
 
-from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..api import (
+    capped_quality,
+    check_meal,
+    exchangeable_tokens,
+    ingredient_quality,
+    meal_types,
+    token_quality,
+)
 from ..model.game import Ingredient
 from .exact import undominated
 from .search import PlannedMeal
@@ -111,6 +123,16 @@ def lowered_types(counts: list[int], taken: list[frozenset[str] | None], types: 
         if counts[best] > 0:
             lowered[best].add(kind)
     return [frozenset(s) for s in lowered]
+
+
+def lowering_tokens(counts: list[int]) -> int | None:
+    """The card that lowers the tokens (see :meth:`BandMeals.lowers`): every card's meal may take
+    them, so of several cards the one with most meals (``counts``, as for :func:`lowered_types`),
+    the first of equals; None when no card is listed by steps or the round has one card."""
+    if len(counts) < 2:
+        return None
+    best = max(range(len(counts)), key=lambda i: (counts[i], -i))
+    return best if counts[best] > 0 else None
 
 
 def added_sums(pieces: list[Piece], bits: int) -> int:
@@ -227,6 +249,7 @@ class BandMeals:
         legal: dict[tuple[Any, ...], bool],
         others: list[tuple[Card, bool]],
         lowered: frozenset[str] = frozenset(),
+        lowers_tokens: bool = False,
     ) -> None:
         self.meals = meals
         self.items = meals.items
@@ -236,6 +259,7 @@ class BandMeals:
         self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
         self.others = others  # the round's other cards, each with whether the Hold token is on it
         self.lowered = lowered  # the shared types whose values this card takes as low as it can (see lowers)
+        self.lowers_tokens = lowers_tokens  # and whether it takes its tokens as low as it can (see lowers)
 
     def listing(self, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
         pieces = self.pieces(card, held)
@@ -246,6 +270,9 @@ class BandMeals:
             return None
         self.card, self.held = card, held
         self.lower = self.lowerings(pieces)
+        counted = exchangeable_tokens(self.q.ruleset, self.params)
+        self.counted = all(name in counted for name in self.items.token_names)  # legality reads only how many
+        self.token_lower = self.token_lowerings(pieces) if self.lowers_tokens and self.counted else {}
         self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
         by_most = sorted(pieces, key=lambda p: (-p.most, p.value))
         tokens = [p for p in by_most if p.index >= self.items.token_at]
@@ -444,8 +471,8 @@ class BandMeals:
             if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
                 return
         self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices, tight)
-        if self.traded[j]:
-            tight = min(tight, self.left_loss(j, chosen))
+        if self.trading[j]:
+            tight = min(tight, self.left_loss(j, chosen, use))
         self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices, tight)  # none of this piece
 
     def own_part(
@@ -648,8 +675,8 @@ class BandMeals:
         """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
         guard = self.spice_guard
-        traded = self.traded[j]
-        left = self.left_loss(j, chosen) if traded else LOOSE  # when some of piece j stay in the pantry
+        traded = self.trading[j]
+        left = self.left_loss(j, chosen, use) if traded else LOOSE  # when some of piece j stay in the pantry
         have = self.order[j].count
         verdicts = self.verdicts
         steps = self.steps
@@ -712,11 +739,17 @@ class BandMeals:
                 return True
         return False
 
-    def left_loss(self, j: int, chosen: tuple[Ingredient, ...]) -> int:
+    def left_loss(self, j: int, chosen: tuple[Ingredient, ...], use: int) -> int:
         """The least quality an ingredient already in the meal of a higher value of piece j's type
-        loses by becoming piece j's kind (LOOSE when none is): a bound on :meth:`lowers`'s loss for
-        every meal grown from this one that leaves some of piece j in the pantry."""
+        (a token of a higher quality, when piece j is a token) loses by becoming piece j's kind
+        (LOOSE when none is): a bound on :meth:`lowers`'s loss for every meal grown from this one
+        that leaves some of piece j in the pantry."""
         least = LOOSE
+        width = self.items.width
+        field = (1 << width) - 1
+        for at, higher, lost in self.token_traded[j]:
+            if higher and use >> (at * width) & field and lost < least:
+                least = lost
         for kind, higher, losses in self.traded[j]:
             if higher:
                 for ingredient in chosen:
@@ -739,6 +772,9 @@ class BandMeals:
                     lost = losses[ingredient.spices]
                     if lost < least:
                         least = lost
+        for at, higher, token_lost in self.token_traded[j]:
+            if not higher and have[at] > use >> (at * width) & field and token_lost < least:
+                least = token_lost
         return least
 
     def prepare_trades(self) -> None:
@@ -765,6 +801,20 @@ class BandMeals:
                         losses = next(d for at, d in self.lower[mine] if at == earlier.index)
                         found.append((kind, False, losses))
             self.traded.append(found)
+        # the same for tokens: (the other token's place, whether of a higher quality, what one loses)
+        self.token_traded: list[list[tuple[int, bool, int]]] = []
+        for j, piece in enumerate(self.order):
+            told: list[tuple[int, bool, int]] = []
+            if piece.index in self.token_lower:
+                for earlier in self.order[:j]:
+                    if earlier.index not in self.token_lower:
+                        continue
+                    if earlier.most > piece.most:
+                        told.append((earlier.index, True, earlier.most - piece.most))
+                    elif earlier.most < piece.most:
+                        told.append((earlier.index, False, piece.most - earlier.most))
+            self.token_traded.append(told)
+        self.trading = [bool(a or b) for a, b in zip(self.traded, self.token_traded, strict=True)]
 
     def listed_cheaper(self, j: int, total: int, use: int, stars: int, value: int, spices: int) -> bool:
         """Whether, for every number of stars above ``stars`` that the pieces j.. (this card's own)
@@ -819,27 +869,66 @@ class BandMeals:
                 ]
         return found
 
+    def token_lowerings(self, pieces: list[Piece]) -> dict[int, list[tuple[int, int]]]:
+        """For each token of the pantry (its place in the items), the tokens of a lower quality, the
+        highest first, each with the quality a meal loses by holding it instead (see :meth:`lowers`).
+        Asked only when the rules count the pantry's tokens together (:attr:`counted`, from
+        :func:`~critter_kitchen.api.exchangeable_tokens`): a meal's verdict then reads only how
+        many tokens it holds in all."""
+        # only the tokens the pantry holds: one it holds none of is no lower token left in it
+        group = sorted((p for p in pieces if p.index >= self.items.token_at and p.count), key=lambda p: p.most)
+        if not group or not exchangeable(group):
+            return {}
+        return {
+            piece.index: [
+                (lower.index, piece.most - lower.most) for lower in reversed(group[:i]) if lower.most < piece.most
+            ]
+            for i, piece in enumerate(group)
+        }
+
     def lowers(self, chosen: tuple[Ingredient, ...], use: int, total: int, stars: int) -> bool:
         """Whether the meal earns as many stars with one of its ingredients of a lowered type made
-        one of lower value of that type that the meal leaves in the pantry: then it is not listed.
+        one of lower value of that type that the meal leaves in the pantry, or (when this card
+        lowers the tokens) one of its tokens made one of lower quality the meal leaves in the
+        pantry: then it is not listed.
 
         Why no plan needs it (the exchange; the tests compare with the exhaustive search): each
-        shared type is lowered by one card of the round only (:func:`lowered_types`). Among the
-        best plans (by stars, then value unused, tokens, spices left), take one whose cards hold the
-        least value of the types each lowers (V). Say this card's meal ``m`` in it is not listed
-        because ``m'`` (``m`` with an ingredient of value ``v`` of type T made ``v' < v``, same
-        spicing) earns as many. The item ``v'`` is unused, or held by another card's meal: give
-        that meal ``v`` in its place, with that meal's spicing. Every meal keeps its counts of
-        each type and token and its spices, so each stays legal (legality depends only on those
-        counts; every kind of T may carry the same spicings); the other meal's quality does not
-        fall (a higher value adds no less), so neither do its stars (proved to rise with quality);
-        the value spent does not rise, nor the tokens or spices. So the plan is still a best one,
-        with less value of T on this card, the one card lowering T: less V, a contradiction. So in
-        that plan no meal is dropped by this rule; every other rule of the listing replaces a meal
-        by one using no more of the items other cards may take, which leaves V no higher and the
-        other meals as they were: card by card, the plan's meals become listed ones, and it stays
-        a best plan with the least V; none of them is dropped by this rule either (as above).
+        shared type is lowered by one card of the round only (:func:`lowered_types`), and so are
+        the tokens, which every card's meal may take (:func:`lowering_tokens`). Among the best
+        plans (by stars, then value unused, tokens, spices left), take one whose cards hold the
+        least value of the types each lowers plus the least quality of tokens on the card lowering
+        them (V). Say this card's meal ``m`` in it is not listed because ``m'`` earns as many:
+
+        * ``m'`` is ``m`` with an ingredient of value ``v`` of type T made ``v' < v``, same
+          spicing. The item ``v'`` is unused, or held by another card's meal: give that meal
+          ``v`` in its place, with that meal's spicing. Every meal keeps its counts of each type
+          and token and its spices, so each stays legal (legality depends only on those counts;
+          every kind of T may carry the same spicings); the other meal's quality does not fall
+          (a higher value adds no less), so neither do its stars (proved to rise with quality);
+          the value spent does not rise, nor the tokens or spices. So the plan is still a best
+          one, with less value of T on this card, the one card lowering T, and its tokens as
+          they were: less V.
+        * ``m'`` is ``m`` with a token ``t`` made a token ``t'`` of lower quality. The token
+          ``t'`` is unused, or held by another card's meal: give that meal ``t`` in its place.
+          Every meal keeps its counts of each type and its number of tokens in all, so each
+          stays legal (the rules count the pantry's tokens together, :attr:`counted`); the other
+          meal's quality rises, so its stars do not fall; the value spent, the tokens spent and
+          the spices are as they were. So the plan is still a best one, with less quality of
+          tokens on this card, the one card lowering them, and its ingredients as they were: less V.
+
+        Either way a contradiction. So in that plan no meal is dropped by this rule; every other
+        rule of the listing replaces a meal by one using no more of the items other cards may take
+        (tokens among them), which leaves V no higher and the other meals as they were: card by
+        card, the plan's meals become listed ones, and it stays a best plan with the least V; none
+        of them is dropped by this rule either (as above).
         """
+        least = self.least_loss(chosen, use)
+        return least is not None and self.steps.stars(total - least) >= stars
+
+    def least_loss(self, chosen: tuple[Ingredient, ...], use: int) -> int | None:
+        """The least quality the meal loses by one of the exchanges :meth:`lowers` looks for (None
+        when it allows none): its ingredients and tokens of a lowered kind, each made the highest of
+        its kind's lower ones the meal leaves in the pantry."""
         width = self.items.width
         field = (1 << width) - 1
         have = self.items.have
@@ -854,13 +943,26 @@ class BandMeals:
                     if least is None or lost < least:
                         least = lost
                     break  # the highest value left loses the least (a higher value adds no less)
-        return least is not None and self.steps.stars(total - least) >= stars
+        for token, lower_tokens in self.token_lower.items():
+            if use >> (token * width) & field:
+                for at, token_loses in lower_tokens:
+                    if have[at] > use >> (at * width) & field:
+                        if least is None or token_loses < least:
+                            least = token_loses
+                        break  # the highest quality left loses the least
+        return least
 
     def is_legal(self, counts: tuple[int, ...], chosen: tuple[Ingredient, ...]) -> bool:
-        """check_meal's verdict on this meal, remembered by its counts of each type and token."""
+        """check_meal's verdict on this meal, remembered by its counts of each type and token (of
+        tokens in all, when the rules count the pantry's tokens together: :attr:`counted`)."""
         found = self.verdicts.get(counts)
         if found is None:
-            named = tuple((slot, n) for slot, n in zip(self.slots, counts, strict=True) if n)
+            if self.counted:  # the rules count the tokens together: only how many there are in all
+                in_all = sum(n for (what, _), n in zip(self.slots, counts, strict=True) if what == "token")
+                named = tuple((slot, n) for slot, n in zip(self.slots, counts, strict=True) if n and slot[0] != "token")
+                named += ((("tokens", ""), in_all),) if in_all else ()
+            else:
+                named = tuple((slot, n) for slot, n in zip(self.slots, counts, strict=True) if n)
             key = (self.card.id, self.held, tuple(sorted(named)))
             found = self.legal.get(key)
             if found is None:
@@ -902,7 +1004,7 @@ class BandMeals:
         seen = self.found.get(key)
         if seen is not None and seen[0] <= (value, spices):
             return
-        if self.lower and self.lowers(chosen, use, total, stars):
+        if (self.lower or self.token_lower) and self.lowers(chosen, use, total, stars):
             return
         self.found[key] = ((value, spices), chosen, counts, total, use)  # made a meal once all are found
 
@@ -937,7 +1039,10 @@ class Combination:
     first (stars, then least value, fewer tokens, fewer spices), bounded as
     :meth:`~.exact.FastSearch.visit` is; with its meals in that order, a card's first meal
     whose bound falls short in stars ends its loop, and the last card's first meal that fits
-    the items left is its best.
+    the items left is its best. A card's meals that fit the items left are told at once, as bits
+    (:meth:`fitting_bits`), rather than each asked in turn. The bound of a card's meal counts the
+    later cards' best meals that fit the items left before it; when that only equals the best
+    plan's stars, the least value the later cards spend for them bounds the value left too.
     """
 
     def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
@@ -963,19 +1068,54 @@ class Combination:
                 sum(field << (k * items.width) for k in range(len(items.have)) if used >> (k * items.width) & field)
             )
         self.fitting: list[dict[int, Option | None]] = [{} for _ in self.options]
+        self.prepare_fits()
+
+    def prepare_fits(self) -> None:
+        """For each card, its meals as bits (the k-th meal, best first, the bit ``1 << k``) and, for
+        each item some meal of it uses and each count below what the pantry holds, the meals using
+        at most that many: the meals that fit some items left are told at once (:meth:`fitting_bits`)."""
+        items = self.items
+        width = items.width
+        field = (1 << width) - 1
+        self.every = [(1 << len(meals)) - 1 for meals in self.options]
+        self.at_most: list[list[tuple[int, int, list[int]]]] = []
+        for meals, fields in zip(self.options, self.fields, strict=True):
+            told: list[tuple[int, int, list[int]]] = []
+            for k, held in enumerate(items.have):
+                shift = k * width
+                if not fields >> shift & field:
+                    continue
+                exactly = [0] * (held + 1)
+                for at, option in enumerate(meals):
+                    exactly[option.use >> shift & field] |= 1 << at
+                at_most = [exactly[0]]
+                for n in range(1, held):
+                    at_most.append(at_most[-1] | exactly[n])
+                told.append((shift, held, at_most))  # at the count held, every meal fits
+            self.at_most.append(told)
+
+    def fitting_bits(self, i: int, left: int) -> int:
+        """Card i's meals that fit the items ``left``, as bits (see :meth:`prepare_fits`)."""
+        field = (1 << self.items.width) - 1
+        bits = self.every[i]
+        for shift, held, at_most in self.at_most[i]:
+            n = left >> shift & field
+            if n < held:
+                bits &= at_most[n]
+                if not bits:
+                    break
+        return bits
 
     def run(self) -> tuple[Key, tuple[Option, ...]]:
         self.visit(0, self.items.packed_have, 0, 0, 0, 0, ())
         return self.best
 
-    def bound(self, i: int, left: int, stars: int, value: int, tokens: int, spices: int) -> Key:
+    def bound(self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, rest: int = -1) -> Key:
         """The best key a plan with these meals so far could reach with cards i.. (see FastSearch.visit):
-        each of them earns at most its best meal that fits the items left."""
+        each of them earns at most its best meal that fits the items left (``rest``: what cards
+        i.. earn so, when told)."""
         items = self.items
-        most = stars
-        for j in range(i, len(self.options)):
-            fits = self.first_fitting(j, left)
-            most += fits.stars if fits is not None else 0
+        most = stars + (rest if rest >= 0 else self.fitted(i, left))
         value_left = items.value_held - value
         best_stars = self.best[0][0]
         if most == best_stars and best_stars - stars > 0:
@@ -983,10 +1123,21 @@ class Combination:
             value_left -= row[min(best_stars - stars, len(row) - 1)]
         return (most, value_left, -tokens, items.spices_held - spices)
 
+    def fitted(self, i: int, left: int) -> int:
+        """The most stars cards i.. earn, each with its best meal that fits ``left``."""
+        most = 0
+        for j in range(i, len(self.options)):
+            fits = self.first_fitting(j, left)
+            most += fits.stars if fits is not None else 0
+        return most
+
     def visit(
         self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
     ) -> None:
-        if self.bound(i, left, stars, value, tokens, spices) <= self.best[0]:
+        later = self.fitted(i + 1, left)  # what cards i+1.. earn at most, whatever card i takes
+        fits = self.first_fitting(i, left) if i < len(self.options) else None
+        here = fits.stars if fits is not None else 0
+        if self.bound(i, left, stars, value, tokens, spices, here + later) <= self.best[0]:
             return
         items = self.items
         if i == len(self.options):
@@ -997,13 +1148,31 @@ class Combination:
             self.last_card(left, stars, value, tokens, spices, chosen)
             return
         before_last = i == len(self.options) - 2  # then straight to the last card's meal (see last_card)
-        for option in self.options[i]:
+        cheapest = self.least_value[i + 1][later]  # the least value cards i+1.. spend for ``later`` stars
+        meals = self.options[i]
+        fitting = self.fitting_bits(i, left)  # the meals of card i that fit, best first
+        while fitting:
+            lowest = fitting & -fitting
+            fitting ^= lowest
+            option = meals[lowest.bit_length() - 1]
             grown_stars = stars + option.stars
-            if grown_stars + self.still[i + 1] < self.best[0][0]:
-                break  # the meals after this one earn no more
+            best = self.best[0]
+            if grown_stars + later <= best[0]:
+                if grown_stars + later < best[0]:
+                    break  # the meals after this one earn no more
+                # as many stars as the best at most: only with all cards i+1.. can earn, for at least
+                # ``cheapest``; the meals after this one earn no more, or as many for more value
+                bound = (
+                    best[0],
+                    items.value_held - value - option.value - cheapest,
+                    -tokens - option.tokens,
+                    items.spices_held - spices - option.spices,
+                )
+                if bound <= best:
+                    if bound[1] < best[1]:
+                        break
+                    continue
             after = (left | guard) - option.use
-            if after & guard != guard:
-                continue  # does not fit the items left
             grown = (grown_stars, value + option.value, tokens + option.tokens, spices + option.spices)
             if before_last:
                 self.last_card(after ^ guard, *grown, (*chosen, option))
@@ -1039,8 +1208,9 @@ class Combination:
         key = left & self.fields[i]
         fitting = self.fitting[i]
         if key not in fitting:
-            guard = self.items.guard
-            fitting[key] = next(
-                (o for o in self.options[i] if ((left | guard) - o.use) & guard == guard and o.stars > 0), None
-            )
+            bits = self.fitting_bits(i, left)
+            meals = self.options[i]
+            while bits and meals[(bits & -bits).bit_length() - 1].stars <= 0:
+                bits &= bits - 1
+            fitting[key] = meals[(bits & -bits).bit_length() - 1] if bits else None
         return fitting[key]

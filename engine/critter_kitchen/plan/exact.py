@@ -323,6 +323,7 @@ class FastSearch:
         self.legal = table.legal
         self.by_steps = False  # list a card's meals by the steps of its stars (see .bands)
         self.lowering: list[frozenset[str]] | None = None  # the shared types each card lowers (see .bands)
+        self.token_lowering: int | None = None  # the card lowering the tokens (see .bands), once lowering is told
 
     def stars_alone(self, option: Option) -> int:
         key = (option.meal.card.id, option.signature)
@@ -387,13 +388,16 @@ class FastSearch:
 
         cards = self.q.challenges
         others = [(c, i == len(cards) - 1) for i, c in enumerate(cards) if c is not card]
-        lowered = self.lowered(meals)[cards.index(card)]
-        return BandMeals(meals, self.stars_at, self.legal, others, lowered).listing(card, held)
+        at = cards.index(card)
+        lowered = self.lowered(meals)[at]
+        tokens = self.token_lowering == at
+        return BandMeals(meals, self.stars_at, self.legal, others, lowered, tokens).listing(card, held)
 
     def lowered(self, meals: CardMeals) -> list[frozenset[str]]:
-        """The shared ingredient types each card of the round lowers (see .bands.lowered_types)."""
+        """The shared ingredient types each card of the round lowers (see .bands.lowered_types), and
+        (:attr:`token_lowering`) the card lowering the tokens (.bands.lowering_tokens)."""
         if self.lowering is None:
-            from .bands import FEW_MEALS, lowered_types, rough_count
+            from .bands import FEW_MEALS, lowered_types, lowering_tokens, rough_count
 
             cards = self.q.challenges
             held = [i == len(cards) - 1 for i in range(len(cards))]
@@ -404,6 +408,7 @@ class FastSearch:
             ]
             types = sorted({kind for kind, _ in self.items.kinds})
             self.lowering = lowered_types(counts, taken, types)
+            self.token_lowering = lowering_tokens(counts)
         return self.lowering
 
     def stars_at(self, card: Card, quality: int) -> int:
