@@ -255,6 +255,7 @@ class BandMeals:
         self.items = meals.items
         self.q = meals.q
         self.params = meals.params
+        self.rules = meals.rules
         self.stars_at = stars_at  # the stars a meal of this quality earns for this card, served alone
         self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
         self.others = others  # the round's other cards, each with whether the Hold token is on it
@@ -489,14 +490,17 @@ class BandMeals:
     ) -> None:
         """This card's own items, added to a meal whose other items are settled.
 
-        What they can add (and what is listed of it) depends on nothing but the counts of each
-        type and token so far, the spices left, the quality (past the last step, any) and the
-        stars on the way: worked out once for each such start, and added to every meal that has it.
+        What they can add depends on the counts of each type and token so far, the spices left,
+        the quality (past the last step, any) and the stars on the way; what is listed of it also
+        on the other items (``use``): while the parts are collected, :meth:`listed_cheaper` and
+        :meth:`seen_cheaper` prune against meals with those other items. So a start is told
+        once for each such state with the same other items, and added to every meal reaching it:
+        the pruning that made its list is then the pruning the meal would meet itself.
         """
         if self.own_ways is not None:
             self.cheapest_own(counts, spices_left, total, chosen, use, stars, value, spices)
             return
-        start = (counts, spices_left, min(total, self.steps.top), stars)
+        start = (counts, spices_left, min(total, self.steps.top), stars, use)
         known = self.own_parts.get(start)
         if known is None:
             self.collecting = (len(chosen), use, total, value, spices, {})
@@ -969,7 +973,7 @@ class BandMeals:
                 if len(self.legal) > LEGAL_KEPT:
                     self.legal.clear()
                 tokens = self.tokens_of(counts)
-                problems, _ = check_meal(self.q.ruleset, self.card, chosen, tokens, self.params, held=self.held)
+                problems, _ = check_meal(self.q.ruleset, self.card, chosen, tokens, self.rules, held=self.held)
                 found = self.legal[key] = not problems
             self.verdicts[counts] = found
         return found
@@ -1025,8 +1029,8 @@ def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
     for option in chosen:
         meal = option.meal
         held = meal.card is search.q.challenges[-1]
-        params = search.scorer.params
-        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, params, held=held)
+        rules = search.scorer.rules
+        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, rules, held=held)
         if problems or quality != meal.quality:
             return None
     return stars, chosen

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..api import check_meal, check_spices, meal_types
+from ..api import check_meal, check_spices, meal_rules, meal_types
 from ..model.game import Ingredient
 from .reads import programs, quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
@@ -165,6 +165,7 @@ class CardMeals:
         self.checks = checks  # check_meal's verdicts at this table: None (illegal) or the quality
         self.items = items
         self.params = params
+        self.rules = meal_rules(params)  # what check_meal reads of them, read once
         self.budget = budget  # [meals left to check]; shared by every card, 0 stops the search
         self.spicings: dict[tuple[str, int], list[tuple[str, ...]]] = {}
         self.stopped = False
@@ -225,7 +226,7 @@ class CardMeals:
         if key not in self.checks:
             if len(self.checks) > CHECKS_KEPT:
                 self.checks.clear()
-            problems, quality = check_meal(self.q.ruleset, card, ingredients, tokens, self.params, held=held)
+            problems, quality = check_meal(self.q.ruleset, card, ingredients, tokens, self.rules, held=held)
             self.checks[key] = None if problems else quality
         return self.checks[key]
 

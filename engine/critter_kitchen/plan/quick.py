@@ -99,7 +99,7 @@ class BoundedSearch(FastSearch):
             meal = option.meal
             held = meal.card is cards[-1]
             problems, quality = check_meal(
-                self.q.ruleset, meal.card, meal.ingredients, meal.tokens, self.scorer.params, held=held
+                self.q.ruleset, meal.card, meal.ingredients, meal.tokens, self.scorer.rules, held=held
             )
             if problems or quality != meal.quality:
                 return False
@@ -386,7 +386,7 @@ class CountedMeals(CardMeals):
         if found is None:
             if len(self.legal) > LEGAL_KEPT:
                 self.legal.clear()
-            problems, _ = check_meal(self.q.ruleset, card, ingredients, tokens, self.params, held=held)
+            problems, _ = check_meal(self.q.ruleset, card, ingredients, tokens, self.rules, held=held)
             found = self.legal[key] = not problems
         return found
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..api import check_meal, rule_parameters
+from ..api import check_meal, meal_rules, rule_parameters
 from ..model.game import Game, Ingredient, Meal, Player
 from ..stages.runner import run_stages
 
@@ -101,6 +101,7 @@ class Scorer:
         rs = question.ruleset
         self.table_params = rule_parameters(rs, question.table)
         self.params = rule_parameters(rs, question.table, question.owned)
+        self.rules = meal_rules(self.params)  # what check_meal reads of them, read once
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.cache: dict[Any, int] = {}
         self.baseline = self.game_stars(())
@@ -172,7 +173,7 @@ class _Search:
             if self.nodes > self.limit:
                 self.cut = True
                 break
-            problems, quality = check_meal(self.q.ruleset, card, spiced, given, self.params, held=held)
+            problems, quality = check_meal(self.q.ruleset, card, spiced, given, self.scorer.rules, held=held)
             if problems:
                 continue
             used_spices: Counts = {}
