@@ -37,29 +37,48 @@ class ConflictingSet(Exception):
 
 def apply_changes(changes: list[Change]) -> None:
     """Apply the changes of one hook point, quantity by quantity, in layers."""
-    by_quantity: dict[tuple[Any, ...], list[Change]] = {}
+    if len(changes) == 1:  # most hook points that change anything change one quantity once
+        _apply_layers(changes)
+        return
+    by_quantity: dict[tuple[str, tuple[Any, ...]], list[Change]] = {}
     for change in changes:
-        by_quantity.setdefault((change.fn.name, *change.args), []).append(change)
+        key = (change.fn.name, change.args)
+        group = by_quantity.get(key)
+        if group is None:
+            by_quantity[key] = [change]
+        else:
+            group.append(change)
     for group in by_quantity.values():
         _apply_layers(group)
 
 
 def _apply_layers(group: list[Change]) -> None:
+    """The changes of one quantity: its set value, then the sum of its adds, then the product of its multiplies."""
     first = group[0]
     fn, args, frame = first.fn, first.args, first.frame
     setter = fn.setter
     assert setter is not None
-    sets = [c for c in group if c.how == "set"]
-    if sets:
+    sets: list[Change] | None = None
+    added, adding = 0, False
+    product, multiplying = 1, False
+    for change in group:  # one walk: each layer keeps its changes' order
+        how = change.how
+        if how == "set":
+            if sets is None:
+                sets = [change]
+            else:
+                sets.append(change)
+        elif how == "add":
+            added += change.amount
+            adding = True
+        elif how == "multiply":
+            product = bounded(product * change.amount)
+            multiplying = True
+    if sets is not None:
         setter(frame, agreed_value(sets), *args)
-    adds = [c.amount for c in group if c.how == "add"]
-    if adds:
-        setter(frame, bounded(fn.impl(frame, *args) + sum(adds)), *args)
-    factors = [c.amount for c in group if c.how == "multiply"]
-    if factors:
-        product = 1
-        for factor in factors:
-            product = bounded(product * factor)
+    if adding:
+        setter(frame, bounded(fn.impl(frame, *args) + added), *args)
+    if multiplying:
         setter(frame, bounded(fn.impl(frame, *args) * product), *args)
 
 

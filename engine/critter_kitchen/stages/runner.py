@@ -60,7 +60,7 @@ def _run(code: Compiled | None, game: Game, card: Card, stage: str, owner: Playe
     frame = Frame(game, card, stage, owner, code.slots)
     charge(frame, code.steps)
     try:
-        code.run(frame)
+        code.execute(frame)
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
         # The type checker should make this unreachable; if not, say where, never a traceback.
         raise EvaluationError(f"{card.path}: card '{card.id}' failed at stage '{stage}': {e}") from e
@@ -238,7 +238,7 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     frames = []
     for tb in game.ruleset.tiebreaks:
         assert tb.code is not None
-        frames.append((tb.code.run, Frame(game, rules_card, "ranking", None, tb.code.slots)))
+        frames.append((tb.code, Frame(game, rules_card, "ranking", None, tb.code.slots)))
     try:
         keys = {p: _rank_key(p, frames) for p in everyone}
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
@@ -259,11 +259,11 @@ def _decided_by(first: tuple[Any, ...], second: tuple[Any, ...], labels: list[st
     raise AssertionError("two players with one key")  # unreachable: the priority order tells them apart
 
 
-def _rank_key(p: Player, frames: list[tuple[Any, Frame]]) -> tuple[Any, ...]:
+def _rank_key(p: Player, frames: list[tuple[Compiled, Frame]]) -> tuple[Any, ...]:
     values = []
-    for run, frame in frames:
+    for code, frame in frames:
         frame.slots[0] = p
-        values.append(run(frame))
+        values.append(code.execute(frame))
     values.append(-p.index)
     return tuple(values)
 
