@@ -137,18 +137,21 @@ def plain_keys(value: Any) -> int:
     """How many keys ``value`` holds, if it holds only dicts, lists, strings, integers, booleans
     and None (as the json module reads JSON without a float), nested no deeper than orjson
     writes; else -1."""
-    if isinstance(value, dict):
-        return _dict_keys(value, 0)
-    if isinstance(value, list):
-        return _list_keys(value, 0)
-    return 0 if _is_plain_scalar(value) else -1
+    return _keys(value, 0)
 
 
 _DEPTH = 253  # orjson writes no deeper nesting (and the walk recurses no deeper)
 
 
-def _is_plain_scalar(value: object) -> bool:
-    return isinstance(value, str) or value is None or type(value) is int or type(value) is bool
+def _keys(item: object, depth: int) -> int:
+    """:func:`plain_keys` of ``item``, found ``depth`` containers deep."""
+    if isinstance(item, str) or item is None or type(item) is int or type(item) is bool:
+        return 0
+    if type(item) is dict:
+        return _dict_keys(item, depth)
+    if type(item) is list:
+        return _list_keys(item, depth)
+    return -1
 
 
 def _dict_keys(value: dict[Any, Any], depth: int) -> int:
@@ -156,14 +159,7 @@ def _dict_keys(value: dict[Any, Any], depth: int) -> int:
         return -1
     found = len(value)
     for item in value.values():
-        if isinstance(item, str) or item is None or type(item) is int or type(item) is bool:
-            continue
-        if type(item) is dict:
-            inner = _dict_keys(item, depth + 1)
-        elif type(item) is list:
-            inner = _list_keys(item, depth + 1)
-        else:
-            return -1
+        inner = _keys(item, depth + 1)
         if inner < 0:
             return -1
         found += inner
@@ -175,14 +171,7 @@ def _list_keys(value: list[Any], depth: int) -> int:
         return -1
     found = 0
     for item in value:
-        if isinstance(item, str) or item is None or type(item) is int or type(item) is bool:
-            continue
-        if type(item) is dict:
-            inner = _dict_keys(item, depth + 1)
-        elif type(item) is list:
-            inner = _list_keys(item, depth + 1)
-        else:
-            return -1
+        inner = _keys(item, depth + 1)
         if inner < 0:
             return -1
         found += inner

@@ -48,7 +48,8 @@ def history_page(request: Request, player: str = "") -> Response:
     total = store.count(name)
     last = max(1, -(-total // HISTORY_PAGE))
     asked = request.query_params.get("page", "")
-    number = min(int(asked), last) if asked.isdigit() and len(asked) <= MAX_ID_DIGITS and int(asked) >= 1 else 1
+    given = asked.isascii() and asked.isdigit() and len(asked) <= MAX_ID_DIGITS and int(asked) >= 1
+    number = min(int(asked), last) if given else 1
     start = (number - 1) * HISTORY_PAGE
     games = [game_row(g) for g in store.games(name, HISTORY_PAGE, start)]
 
