@@ -114,6 +114,10 @@ def corpus_commands() -> list[list[str]]:
         ["packs"],
         ["validate", "cards"],
     ]
+    # the balance lab plays every decision with the planner (compiled too): each effort, one process
+    for effort in ("quick", "fast", "exact"):
+        commands.append(["simulate", "--games", "3", "--workers", "1", "--format", "json", "--effort", effort])
+    commands.append(["simulate", "--games", "3", "--workers", "1", "--format", "json", "--pack", "a-la-carte"])
     return commands
 
 
@@ -171,6 +175,56 @@ def both_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     assert len(records) > 1500
     seen["records"] = {"count": len(records)}
     return seen
+
+
+# Each python plans the same random pantries, with the library: the planner's modules are
+# compiled too, and a simulation plays every decision with them. Challenge rounds at tables
+# whose stars add up and at tables with a critic, rumors and restaurateurs (where they mostly
+# do not), both efforts; critic meals; the base pack and À La Carte.
+PLANS_DRIVER = """
+import json, random, sys
+sys.path.insert(0, "tools")
+from bench_plan import at_lab_table, critic_pantry, lab_table, random_pantry
+from critter_kitchen import load_ruleset
+from critter_kitchen.api import packs_for
+from critter_kitchen.plan import question
+from critter_kitchen.plan.critic import critic_json, plan_critic
+from critter_kitchen.plan.output import plan_json
+from critter_kitchen.plan.search import plan_round
+out = []
+for pack in ([], ["a-la-carte"]):
+    ruleset = load_ruleset(packs_for({}, pack))
+    rng = random.Random(41)
+    table = lab_table(random.Random(43), ruleset)
+    for i in range(ROUNDS):
+        data = random_pantry(rng, ruleset, 3 + i % 10)
+        if i % 2:
+            data = at_lab_table(rng, data, table)
+        asked = question({k: v for k, v in data.items() if not k.startswith("_")}, ruleset)
+        for effort in ("exact", "fast"):
+            out.append(plan_json(plan_round(asked, effort=effort)))
+    for i in range(CRITICS):
+        asked = question(critic_pantry(rng, ruleset, 4 + i % 3), ruleset)
+        for effort in ("exact", "fast"):
+            out.append(critic_json(plan_critic(asked, effort=effort)))
+json.dump(out, sys.stdout)
+"""
+ROUNDS, CRITICS = 120, 20  # pantries of each pack
+
+
+@needs_compiled
+def test_plans_are_the_same_in_both_builds(tmp_path: Path) -> None:
+    printed = []
+    for build, python in (("pure", sys.executable), ("compiled", COMPILED_PYTHON)):
+        driver = f"ROUNDS, CRITICS = {ROUNDS}, {CRITICS}\n{PLANS_DRIVER}"
+        done = run_python(python, ["-c", driver], b"", tmp_path / build)
+        assert done.returncode == 0, done.stderr.decode()[-3000:]
+        printed.append(json.loads(done.stdout))
+    pure, compiled = printed
+    assert len(pure) == len(compiled) == 2 * 2 * (ROUNDS + CRITICS)
+    for expected, got in zip(pure, compiled, strict=True):
+        assert got == expected
+    assert sum(bool(p.get("meals")) for p in pure) > 200  # plans that serve something were compared
 
 
 @needs_compiled

@@ -7,6 +7,8 @@ import os
 from .loading.cached import load_ruleset
 from .loading.discovery import load_order, pack_folders, record_pack_folders
 from .loading.records import read_record, record_packs
+from .model import meals
+from .model.meals import MealRules, allowed_types, held_parameters, ingredient_problems, table_parameters
 from .stages.runner import score_game
 
 TYPE_CHECKING = False
@@ -15,7 +17,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .model.game import Game, Ingredient
-    from .model.meals import MealRules
     from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
 
@@ -67,8 +68,6 @@ def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterab
 
     Read it once per player and pass it to :func:`check_meal` and :func:`check_course`.
     """
-    from .model.meals import held_parameters, table_parameters
-
     params = table_parameters(ruleset, in_play)
     own = held_parameters(params, held)
     return own if own is not params else dict(own)
@@ -92,8 +91,6 @@ def check_meal(
     when the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These
     are the rules the record reader applies to every recorded meal.
     """
-    from .model.meals import MealRules
-
     counts = dict(tokens)
     rules = params if isinstance(params, MealRules) else MealRules(params)
     problems = rules.served_meal_problems(card, ingredients, counts, held, ruleset.ingredient_types)
@@ -104,8 +101,6 @@ def meal_rules(params: Mapping[str, Any]) -> MealRules:
     """The meal rules under ``params`` (:func:`rule_parameters`), read once: :func:`check_meal`
     takes them in place of ``params`` and then does not read the parameters again. Make them
     again if the parameters change."""
-    from .model.meals import MealRules
-
     return MealRules(params)
 
 
@@ -118,8 +113,6 @@ def check_course(
     ``served`` is an ingredient of type ``kind`` (with its spices) or a token's name, and
     ``params`` the player's parameters (:func:`rule_parameters`).
     """
-    from .model.meals import MealRules
-
     rules = MealRules(params)
     problems = rules.course_problems(kind, served, ruleset.ingredient_types)
     return problems, 0 if problems else rules.course_quality(served)
@@ -171,8 +164,6 @@ def meal_types(ruleset: Ruleset, card: Card, params: Mapping[str, Any], *, held:
     A meal holding an ingredient of another type is refused by :func:`check_meal`, so a
     search for legal meals may leave such ingredients out without judging them.
     """
-    from .model.meals import allowed_types
-
     return allowed_types(card, held, params)
 
 
@@ -182,8 +173,6 @@ def check_spices(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, 
     A meal holding an ingredient with such a problem is refused by :func:`check_meal`
     whatever else it holds, so a search may drop those spicings without judging the meal.
     """
-    from .model.meals import ingredient_problems
-
     return ingredient_problems(ingredient, params, ruleset.ingredient_types)
 
 
@@ -197,9 +186,7 @@ def ingredient_quality(ruleset: Ruleset, ingredient: Ingredient, params: Mapping
     many ingredients of each type and how many of each token it holds, never on their
     values or spices (nor on which tokens, among :func:`exchangeable_tokens`).
     """
-    from .model.meals import ingredient_quality as part
-
-    return part(ingredient, params)
+    return meals.ingredient_quality(ingredient, params)
 
 
 def exchangeable_tokens(ruleset: Ruleset, params: Mapping[str, Any]) -> frozenset[str]:
@@ -216,13 +203,9 @@ def exchangeable_tokens(ruleset: Ruleset, params: Mapping[str, Any]) -> frozense
 
 def token_quality(ruleset: Ruleset, token: str, params: Mapping[str, Any]) -> int:
     """What one ``token`` (a token these rules know) adds to the quality of a legal challenge meal."""
-    from .model.meals import token_quality as part
-
-    return part(token, params)
+    return meals.token_quality(token, params)
 
 
 def capped_quality(total: int) -> int:
     """A challenge meal's quality from the sum of its parts (see :func:`ingredient_quality`)."""
-    from .model.meals import capped_quality as capped
-
-    return capped(total)
+    return meals.capped_quality(total)

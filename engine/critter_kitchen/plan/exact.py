@@ -29,18 +29,16 @@ from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
-    from typing import Any, Protocol, TypeVar
+    from typing import Any, TypeVar
 
     from ..model.ruleset import Card
+    from .bands import Listed
     from .pantry import Question
 
     Use = tuple[int, ...]  # how many of each item (ingredient kinds, spices, tokens) a meal uses
     Key = tuple[int, int, int, int]  # stars, value left unused, -tokens spent, spices left
 
-    class HasUse(Protocol):
-        use: int  # packed (see Items.pack)
-
-    Used = TypeVar("Used", bound=HasUse)
+    Used = TypeVar("Used", "Option", "Listed")  # what undominated filters: each has ``use``, packed
 
 
 class Option:
@@ -440,9 +438,13 @@ class FastSearch:
         most = [max((o.stars for o in cards), default=0) for cards in options]
         self.still = [sum(most[i:]) for i in range(len(options) + 1)]
         self.least_value = self.least_values(options) if self.separable else []
-        self.best: tuple[Key, tuple[Option, ...]] = (self.key((), 0), ())
+        self.best = self.nothing()
         self.visit(0, self.items.packed_have, ())
         return self.best
+
+    def nothing(self) -> tuple[Key, tuple[Option, ...]]:
+        """The plan serving nothing, as the search keeps its best (a plan however soon a limit cuts)."""
+        return (self.key((), 0), ())
 
     def key(self, chosen: tuple[Option, ...], stars: int) -> Key:
         """The plan order: stars, then value left unused, then fewer tokens spent, then more spices left."""

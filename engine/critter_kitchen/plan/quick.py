@@ -134,7 +134,7 @@ class BoundedSearch(FastSearch):
             for card, option in unsure:
                 card.score(option)
         plans = self.best_estimated(by_stars(), BEST_SCORED)
-        best: tuple[Key, tuple[Option, ...]] = (self.key((), 0), ())
+        best = self.nothing()
         for chosen in plans:
             key = self.key(chosen, self.stars_of(chosen))
             if key > best[0]:
@@ -154,7 +154,7 @@ class BoundedSearch(FastSearch):
         for card in options:
             card.sort(key=lambda o: (o.value, o.tokens, o.spices))
         self.options = options
-        self.best = (self.key((), 0), ())
+        self.best = self.nothing()
         self.visit(0, self.items.packed_have, ())
         return self.best
 

@@ -11,60 +11,36 @@ from ..plan.search import Plan, plan_round
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from ..plan.critic import CriticPlan
     from ..plan.pantry import Question
 
 # "quick" asks the planner's exact search about a trimmed pantry (see _trimmed) and stops it
 # after QUICK_LIMIT meals: a legal plan, not proved best, many times faster than the others.
-# "fast" and "exact" are the planner's own efforts; where this build of the planner has
-# none, "fast" is "quick".
+# "fast" and "exact" are the planner's own efforts.
 EFFORTS = ("quick", "fast", "exact")
 QUICK_LIMIT = 5_000
-EXACT_LIMIT = 200_000
 QUICK_INGREDIENTS = 4  # a challenge round's pantry: the most valuable ingredients of the types its cards list
 QUICK_SPICES = 1
 QUICK_TOKENS = 1  # of each token, for a challenge round; the critic meal keeps every token
 
 
-def _takes_effort(planner: Any) -> bool:
-    import inspect
-
-    return "effort" in inspect.signature(planner).parameters
-
-
-# The planner's own effort levels, where this build of it has them.
-HAS_EFFORT = _takes_effort(plan_round) and _takes_effort(plan_critic)
-
-
-def _is_quick(effort: str) -> bool:
-    return effort == "quick" or (effort == "fast" and not HAS_EFFORT)
-
-
 def plan_challenge_round(question: Question, effort: str) -> Plan:
     """The player's meals for one challenge round."""
-    if _is_quick(effort):
+    if effort == "quick":
         trimmed = plan_round(_trimmed(question), limit=QUICK_LIMIT)
         return Plan(question, trimmed.meals, trimmed.stars, trimmed.optimal)  # what is left, of the whole pantry
-    if HAS_EFFORT:
-        plan: Plan = plan_round(question, effort=effort)  # type: ignore[call-arg, unused-ignore]
-        return plan
-    return plan_round(question, limit=EXACT_LIMIT)
+    return plan_round(question, effort=effort)
 
 
 def plan_critic_meal(question: Question, effort: str) -> CriticPlan:
     """The player's critic meal, with the tokens kept (every token kept that the trimmed
     question left out)."""
-    if _is_quick(effort):
+    if effort == "quick":
         asked = _trimmed(question)
         plan = plan_critic(asked, limit=QUICK_LIMIT)
         plan.tokens = {t: n + question.tokens[t] - asked.tokens[t] for t, n in plan.tokens.items()}
         return plan
-    if HAS_EFFORT:
-        critic: CriticPlan = plan_critic(question, effort=effort)  # type: ignore[call-arg, unused-ignore]
-        return critic
-    return plan_critic(question, limit=EXACT_LIMIT)
+    return plan_critic(question, effort=effort)
 
 
 def _trimmed(q: Question) -> Question:

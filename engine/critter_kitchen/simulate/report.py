@@ -35,12 +35,6 @@ def build(
     seats = seat_rows(summary)
     seat_rate = {row["priority"] - 1: (summary.seat_wins.get(row["priority"] - 1, 0), row["games"]) for row in seats}
     notes = list(NOTES)
-    from .players import HAS_EFFORT
-
-    if effort == "fast" and not HAS_EFFORT:
-        notes.append(
-            "planner effort 'fast': this build's planner has no fast effort, so 'quick' (a trimmed pantry) played"
-        )
     unverified = [name for name, number in ruleset.deal.items() if number.unverified]
     for name in unverified:
         notes.append(f"deal model '{name}' is unverified: {ruleset.deal[name].unverified}")
