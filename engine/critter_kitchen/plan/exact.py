@@ -479,29 +479,43 @@ class FastSearch:
             tables[i] = row
         return tables
 
-    def visit(self, i: int, left: int, chosen: tuple[Option, ...]) -> None:
+    def visit(
+        self,
+        i: int,
+        left: int,
+        chosen: tuple[Option, ...],
+        stars: int = 0,
+        value: int = 0,
+        tokens: int = 0,
+        spices: int = 0,
+    ) -> None:
+        """Cards i.. given ``chosen`` (``left``: the items left, packed), whose options' stars,
+        value, tokens and spices add up to the last four (their plan's :meth:`key`, as it goes)."""
+        items = self.items
         if self.separable:
-            so_far = sum(o.stars for o in chosen)
-            most = so_far + self.still[i]
-            bound = self.key(chosen, most)
+            most = stars + self.still[i]
+            unused = items.value_held - value
             best_stars = self.best[0][0]
-            if most == best_stars and best_stars - so_far > 0:
+            if most == best_stars and best_stars - stars > 0:
                 row = self.least_value[i]
-                bound = (bound[0], bound[1] - row[min(best_stars - so_far, len(row) - 1)], *bound[2:])
-            if bound <= self.best[0]:
+                unused -= row[min(best_stars - stars, len(row) - 1)]
+            if (most, unused, -tokens, items.spices_held - spices) <= self.best[0]:
                 return
         if i == len(self.options):
-            stars = sum(o.stars for o in chosen) if self.separable else self.stars_of(chosen)
-            key = self.key(chosen, stars)
+            total = stars if self.separable else self.stars_of(chosen)
+            key = (total, items.value_held - value, -tokens, items.spices_held - spices)
             if key > self.best[0]:
                 self.best = (key, chosen)
             return
-        guard = self.items.guard
-        for option in self.options[i]:
-            after = (left | guard) - option.use
+        guard = items.guard
+        for o in self.options[i]:
+            after = (left | guard) - o.use
             if after & guard == guard:
-                self.visit(i + 1, after ^ guard, (*chosen, option))
-        self.visit(i + 1, left, chosen)  # no meal for this card
+                grown = (*chosen, o)
+                self.visit(
+                    i + 1, after ^ guard, grown, stars + o.stars, value + o.value, tokens + o.tokens, spices + o.spices
+                )
+        self.visit(i + 1, left, chosen, stars, value, tokens, spices)  # no meal for this card
 
 
 def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Plan:

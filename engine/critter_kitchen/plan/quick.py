@@ -325,12 +325,12 @@ class CountedMeals(CardMeals):
             types: dict[str, int] = {}
             for (kind, _), c in chosen:
                 types[kind] = types.get(kind, 0) + c
-            typed = tuple((("type", kind), c) for kind, c in types.items())
+            typed = tuple(sorted((("type", kind), c) for kind, c in types.items()))
             example = spicings[0][0]  # legality depends only on the counts: any spicing tells it
             legal = [
                 (g, tokens, token_use, token_added)
                 for g, (tokens, token_use, token_added, named) in enumerate(givens)
-                if self.is_legal(card, held, tuple(sorted(typed + named)), example, tokens)
+                if self.is_legal(card, held, named + typed, example, tokens)  # sorted: "token" < "type"
             ]
             for ingredients, spice_use, added in spicings:
                 with_spices = used + spice_use
@@ -359,7 +359,7 @@ class CountedMeals(CardMeals):
                     dict(zip(items.token_names, given, strict=True)),
                     items.pack_at(items.token_at, given),
                     sum(a * n for a, n in zip(adds, given, strict=True)),
-                    tuple((("token", name), n) for name, n in zip(items.token_names, given, strict=True) if n),
+                    tuple(sorted((("token", name), n) for name, n in zip(items.token_names, given, strict=True) if n)),
                 )
                 for given in itertools.product(*(range(n + 1) for n in items.have[items.token_at :]))
             ]
