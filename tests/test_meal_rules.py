@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from critter_kitchen import (
+    CritterError,
     Ingredient,
     InputError,
     check_course,
@@ -188,6 +189,20 @@ def test_check_course_legal_and_illegal(repeated: Ruleset) -> None:
         ["a meat ingredient cannot be the fish course"],
         0,
     )
+
+
+def test_parameters_lacking_one_the_meal_rules_read_are_refused_by_name(repeated: Ruleset) -> None:
+    params = dict(rule_parameters(repeated))
+    del params["spice_factor"]
+    expected = (
+        "the meal rules read the rule parameter 'spice_factor', which these parameters lack: "
+        "read them with critter_kitchen.rule_parameters"
+    )
+    with pytest.raises(CritterError) as raised:
+        check_meal(repeated, repeated.cards[PIE], [Ingredient("fish", 3)], {}, params)
+    assert str(raised.value) == expected
+    with pytest.raises(CritterError, match="'spice_factor'"):
+        meal_rules(params)
 
 
 # The cards text's rule wording comes from the parameters in play

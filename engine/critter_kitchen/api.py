@@ -89,7 +89,8 @@ def check_meal(
     ``params`` the player's parameters (:func:`rule_parameters`), or :func:`meal_rules` of
     them for a caller that checks many meals under the same parameters. ``problems`` is empty
     when the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These
-    are the rules the record reader applies to every recorded meal.
+    are the rules the record reader applies to every recorded meal. Parameters lacking one
+    the meal rules read raise :class:`~critter_kitchen.errors.CritterError`, naming it.
     """
     counts = dict(tokens)
     rules = params if isinstance(params, MealRules) else MealRules(params)

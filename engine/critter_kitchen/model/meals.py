@@ -11,7 +11,7 @@ Problem texts are what a record's author reads, so they name the card and the ty
 
 from __future__ import annotations
 
-from ..errors import did_you_mean
+from ..errors import CritterError, did_you_mean
 from .game import Ingredient
 
 TYPE_CHECKING = False
@@ -55,6 +55,15 @@ class MealRules:
 
     def __init__(self, params: Mapping[str, Any]) -> None:
         self.params = params
+        try:
+            self._read(params)
+        except KeyError as e:
+            raise CritterError(
+                f"the meal rules read the rule parameter {e.args[0]!r}, which these parameters lack: "
+                "read them with critter_kitchen.rule_parameters"
+            ) from None
+
+    def _read(self, params: Mapping[str, Any]) -> None:
         self.wild_spice: str = params["wild_spice"]
         self.hold_covers_last = bool(params["hold_covers_last"])
         self.only_listed_types = bool(params["only_listed_types"])
