@@ -9,7 +9,7 @@ Rows, with the goal and pass or fail printed beside each figure:
    restaurateurs (games per second on one core), and the engine's time over the
    independent base-rules scorer of the tests (tests/oracle.py) on base-rule games.
 2. The same games with the engine as it was before the speed work (git ``--baseline``,
-   by default :data:`BASELINE`, main before it), extracted with ``git archive`` into a
+   by default :data:`BASELINE`), extracted with ``git archive`` into a
    temporary folder and measured in its own processes, alternating with this engine's.
 3. 10,000 games as JSON Lines on standard input, one invocation.
 4. Rescoring a read game without one card (``score_without``, what the balance lab does
@@ -43,9 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-# The figures each row is held to (issue 12).
 # main as it was before the speed work: a commit, which every clone has (a tag need not be fetched)
 BASELINE = "1034fdaf05bf5f9bf97da33a1fc3531ee5ef4150"
+# The figures each row is held to (issue 12).
 GOALS = {
     "compiled_games_per_second": 10_000,
     "compiled_oracle_ratio": 1.5,

@@ -511,9 +511,14 @@ class FastSearch:
         for o in self.options[i]:
             after = (left | guard) - o.use
             if after & guard == guard:
-                grown = (*chosen, o)
                 self.visit(
-                    i + 1, after ^ guard, grown, stars + o.stars, value + o.value, tokens + o.tokens, spices + o.spices
+                    i + 1,
+                    after ^ guard,
+                    (*chosen, o),
+                    stars + o.stars,
+                    value + o.value,
+                    tokens + o.tokens,
+                    spices + o.spices,
                 )
         self.visit(i + 1, left, chosen, stars, value, tokens, spices)  # no meal for this card
 
