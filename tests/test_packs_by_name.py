@@ -267,6 +267,39 @@ def test_a_registered_pack_loads_by_id(site, capsys):
     assert "fan_one" not in sys.modules
 
 
+def test_a_pack_inside_a_package_is_found_without_running_the_package(site, tmp_path, capsys):
+    """The import system's find_spec of 'evilpkg.pack' would run evilpkg/__init__.py."""
+    marker = tmp_path / "ran"
+    parent = site / "evilpkg"
+    parent.mkdir()
+    (parent / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n", "utf-8")
+    folder = fake_pack(parent, "pack", "fan-inner")
+    fake_distribution(site, "evilpkg", {"fan-inner": "evilpkg.pack"})
+    assert discovery.pack_folders(["fan-inner"]) == [str(folder)]
+    game = write_record(tmp_path, alc_record(packs=["not-installed"]))
+    assert score_json(capsys, str(game))[0] == 1  # an unknown id looks at every registration
+    assert main(["packs", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[-1]["path"] == str(folder)
+    assert not marker.exists()
+    assert "evilpkg" not in sys.modules
+
+
+def test_a_package_is_looked_for_as_the_import_system_would(site, tmp_path, monkeypatch):
+    """A regular package anywhere on the path comes before folders of a namespace; a module
+    file is its folder; a name that is not an import name is refused without a look."""
+    spread = tmp_path / "later"
+    (spread / "fan_ns").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(spread))  # now before site
+    (site / "fan_ns").mkdir()
+    regular = fake_pack(site / "fan_ns", "inner", "fan-ns")
+    (spread / "fan_ns" / "inner").mkdir()  # a namespace folder of the same name, earlier on the path
+    assert discovery._package_folder("fan_ns.inner") == (str(regular), "")
+    (site / "fan_mod.py").write_text("raise RuntimeError\n", "utf-8")
+    assert discovery._package_folder("fan_mod") == (str(site), "")
+    assert discovery._package_folder("fan_mod.inner") == (None, "no such package is installed")
+    assert discovery._package_folder("../fan_ns") == (None, "that is not the import name of a package")
+
+
 def test_a_pack_named_by_id_brings_the_installed_packs_it_requires(site, tmp_path, capsys):
     folder = fake_pack(site, "fan_tofu", "fan-tofu")
     (folder / "pack.yaml").write_text("id: fan-tofu\nname: Fan Tofu\nrequires: [a-la-carte]\n", "utf-8")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 
 from ..errors import InputError, Problem
 
@@ -395,22 +396,41 @@ def registered_packs() -> tuple[dict[str, InstalledPack], list[str]]:
 
 
 def _package_folder(name: str) -> tuple[str | None, str]:
-    """The folder of the package ``name`` names, or None and why not. The package is not imported."""
-    import importlib.util
+    """The folder of the package ``name`` names, or None and why not. Nothing is imported.
 
+    The import system's ``find_spec`` of a dotted name imports the parent packages (their
+    ``__init__.py`` runs), so the folder is looked for by name alone, as the path-based finder
+    looks: a name is a regular package (a folder with ``__init__.py``) in the first place that
+    has one, else a module file, else the namespace made of every folder of that name.
+    """
+    parts = name.split(".")
     if ":" in name:
         return None, "the entry must name a package (whose folder holds pack.yaml), not an object in one"
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError) as e:
-        return None, f"cannot find it ({e})"
-    if spec is None:
-        return None, "no such package is installed"
-    if spec.submodule_search_locations:
-        return list(spec.submodule_search_locations)[0], ""
-    if spec.origin:
-        return os.path.dirname(spec.origin), ""
-    return None, "it has no folder"
+    if not all(part.isidentifier() for part in parts):
+        return None, "that is not the import name of a package"
+    places = [os.path.abspath(entry or os.curdir) for entry in sys.path if isinstance(entry, str)]
+    for depth, part in enumerate(parts):
+        places, module = _find_part(places, part)
+        if module is not None and depth == len(parts) - 1:
+            return module, ""
+        if not places:
+            return None, "no such package is installed"
+    return places[0], ""
+
+
+def _find_part(places: list[str], part: str) -> tuple[list[str], str | None]:
+    """Where the package ``part`` is among ``places`` (one folder, or a namespace's folders),
+    and the folder of a module of that name when no regular package comes first."""
+    namespace: list[str] = []
+    for place in places:
+        folder = os.path.join(place, part)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return [folder], None
+        if os.path.isfile(folder + ".py"):
+            return [], place
+        if os.path.isdir(folder):
+            namespace.append(folder)
+    return namespace, None
 
 
 def installed_pack(pack_id: str) -> InstalledPack | None:
