@@ -177,7 +177,7 @@ class _Loader:
             self.read_rules(pack, doc)
         if rules:
             self.check_engine_parameters(rules[0][1])
-            check_deal(self.ruleset, self.deal_places, lambda doc, path, message: self.at(doc, path, message, "CK206"))
+            check_deal(self.ruleset, self.deal_places, self.at)
         for pack, doc in kinds:
             if doc.data.get("kind") != RULES_KIND:
                 self.read_card(pack, doc)

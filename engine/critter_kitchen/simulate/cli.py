@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
+import stat
 import time
 
 from ..errors import CritterError, did_you_mean, shown
+from ..loading.deal import MAX_DEALT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 MAX_GAMES = 100_000_000
 MAX_WORKERS = 1024
 MAX_SEED = 2**63 - 1
-MAX_CARDS = 100
+MAX_CARDS = MAX_DEALT  # --cards KIND=N deals no more than a pack's deal model may
+MAX_PLAYERS = 20  # players in a simulated game, whatever the rules allow: each one plans every meal (retail: 5, 7)
 
 
 class UsageError(CritterError):
@@ -84,17 +86,19 @@ class Progress:
 
 def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..api import packs_for
+    from ..cli import _is_unicode_output as is_unicode_output
     from ..loading.cached import load_ruleset
     from .run import MAX_WORKERS_DEFAULT, Spec, default_workers, run
 
     games = whole("--games", args.games, 1, MAX_GAMES)
     seed = whole("--seed", args.seed, 0, MAX_SEED)
     workers = whole("--workers", args.workers, 1, MAX_WORKERS) if args.workers is not None else None
-    render = _renderer(args.format)
+    render = _renderer(args.format, ascii_only=args.output is None and not is_unicode_output())
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
     rs = load_ruleset(list(folders))
     params = rs.parameters
-    players = whole("--players", args.players, params["min_players"].value, params["max_players"].value)
+    low, high = params["min_players"].value, params["max_players"].value
+    players = whole("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
     if not rs.deal:
         raise UsageError("the loaded packs have no deal model (a 'deal:' section of a rules card)")
     spec = Spec(
@@ -112,7 +116,9 @@ def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             import distributed  # noqa: F401
         except ImportError:
             raise UsageError("--dask needs Dask: pip install 'critter-kitchen[cluster]'") from None
-    records = _open(args.records) if args.records is not None else None
+    if args.output is not None:
+        writable(args.output, "the report")
+    records = Records(args.records, args.output) if args.records is not None else None
     progress = Progress(err, games)
     try:
         summary = run(
@@ -120,9 +126,7 @@ def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             workers=min(workers or default_workers(), MAX_WORKERS_DEFAULT if workers is None else MAX_WORKERS),
             dask=args.dask,
             progress=progress,
-            on_records=(lambda chunk: records.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in chunk))
-            if records is not None
-            else None,
+            on_records=records.write if records is not None else None,
         )
     finally:
         progress.close()
@@ -143,18 +147,80 @@ def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _open(path: str) -> Any:
+def writable(path: str, what: str) -> None:
+    """CritterError unless ``path`` can take ``what``: a regular file that may be written, or a
+    new file in a folder that exists. Checked before the first game, so a mistake costs no run;
+    a device (``/dev/full``), a pipe or a folder is refused, never opened."""
     try:
-        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the run ends
+        info = os.stat(path)
+    except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise CritterError(f"{path}: cannot write {what}: No such file or directory") from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise CritterError(f"{path}: cannot write {what}: Permission denied") from None
+        return
     except OSError as e:
-        raise CritterError(f"{path}: cannot write the records: {e.strerror or e}") from None
+        raise CritterError(f"{path}: cannot write {what}: {e.strerror or e}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise CritterError(f"{path}: cannot write {what}: not a regular file")
+    if not os.access(path, os.W_OK):
+        raise CritterError(f"{path}: cannot write {what}: Permission denied")
 
 
-def _renderer(name: str) -> Any:
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (through links too), as far as can be told before writing."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one is not there yet
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+class Records:
+    """``--records FILE``: every game record as a line of JSON, written as the chunks come in."""
+
+    def __init__(self, path: str, output: str | None) -> None:
+        if output is not None and same_file(path, output):
+            raise UsageError(f"--records and --output name the same file: {path}")
+        writable(path, "the records")
+        self.path = path
+        try:
+            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the run ends
+        except OSError as e:
+            raise CritterError(f"{path}: cannot write the records: {e.strerror or e}") from None
+
+    def write(self, chunk: list[dict[str, Any]]) -> None:
+        from ..report.json import json_text
+
+        try:
+            self.file.writelines(json_text(r) + "\n" for r in chunk)
+        except OSError as e:
+            self.failed(e)
+
+    def close(self) -> None:
+        try:
+            self.file.close()
+        except OSError as e:
+            self.failed(e)
+
+    def failed(self, e: OSError) -> None:
+        try:
+            self.file.close()
+        except OSError:
+            pass  # what stayed in the buffer is lost with the file
+        raise CritterError(f"{self.path}: cannot write the records: {e.strerror or e}") from None
+
+
+def _renderer(name: str, *, ascii_only: bool = False) -> Any:
+    """The report as the text of format ``name``, every character the terminal could be
+    driven by escaped (in JSON, as JSON escapes: still the same strings); ``ascii_only``
+    for a standard output that cannot show every character."""
     from . import report
 
     if name == "json":
-        return lambda r: json.dumps(r, indent=2, ensure_ascii=False) + "\n"
+        from ..report.json import json_text
+
+        return lambda r: json_text(r, indent=2, ascii_only=ascii_only) + "\n"
     if name == "csv":
         return report.csv_text
     if name == "html":

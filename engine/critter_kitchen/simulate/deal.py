@@ -30,18 +30,24 @@ class DealModel:
             if needed not in deal:
                 raise CritterError(f"the loaded packs have no deal model '{needed}': a simulation needs one")
         self.ruleset = ruleset
-        self.bag: list[Token] = [
-            (INGREDIENT, kind, value)
-            for kind, rows in deal["ingredient_tokens"].value.items()
-            for value, count in rows
-            for _ in range(count)
-        ]
-        self.bag += [(SPICE, name, 0) for name, n in self._table("spice_tokens").items() for _ in range(n)]
-        self.late: dict[str, list[Token]] = {
-            rnd: [(SPICE, name, 0) for name, n in added.items() for _ in range(n)]
-            for rnd, added in self._table("late_tokens").items()
+        tokens: dict[Token, int] = {}  # every token the bag may hold, with its count at the start
+        for kind, rows in deal["ingredient_tokens"].value.items():
+            for value, count in rows:
+                token = (INGREDIENT, kind, value)
+                tokens[token] = tokens.get(token, 0) + count
+        for name, count in self._table("spice_tokens").items():
+            tokens[(SPICE, name, 0)] = tokens.get((SPICE, name, 0), 0) + count
+        late = self._table("late_tokens")
+        for added in late.values():
+            for name in added:
+                tokens.setdefault((SPICE, name, 0), 0)
+        self.bag: Counted = Counted(list(tokens), list(tokens.values()))
+        index = {token: i for i, token in enumerate(tokens)}
+        self.late: dict[str, list[tuple[int, int]]] = {  # round -> (the bag's item, tokens added) as it begins
+            rnd: [(index[(SPICE, name, 0)], n) for name, n in added.items()] for rnd, added in late.items()
         }
-        self.supply = [name for name, n in self._table("supply").items() for _ in range(n)]
+        supply = self._table("supply")
+        self.supply: Counted = Counted(list(supply), list(supply.values()))
         self.rounds: list[tuple[str, int, int]] = [
             (rnd, g.get("bag", 0), g.get("supply", 0)) for rnd, g in deal["rounds"].value.items()
         ]
@@ -59,6 +65,54 @@ class DealModel:
     def _table(self, name: str) -> dict[str, Any]:
         number = self.ruleset.deal.get(name)
         return dict(number.value) if number is not None else {}
+
+
+class Counted:
+    """Items held as counts, as a bag holds tokens: :meth:`take` draws at random without
+    putting back, each item as likely as its count. Its time and memory grow with the number
+    of different items, never with the counts (a bag of a billion fish is one number)."""
+
+    def __init__(self, items: list[Any], counts: list[int]) -> None:
+        self.items = items
+        self.counts = [0] * len(items)
+        self.total = 0
+        self.tree = [0] * (len(items) + 1)  # a Fenwick tree of the counts: running totals in log time
+        for i, n in enumerate(counts):
+            self.add(i, n)
+
+    def copy(self) -> Counted:
+        other = Counted([], [])
+        other.items, other.counts, other.total, other.tree = self.items, list(self.counts), self.total, list(self.tree)
+        return other
+
+    def add(self, i: int, n: int) -> None:
+        """``n`` more of item ``i`` (fewer when negative)."""
+        self.counts[i] += n
+        self.total += n
+        i += 1
+        while i < len(self.tree):
+            self.tree[i] += n
+            i += i & -i
+
+    def take(self, rng: random.Random, n: int) -> list[Any]:
+        """``n`` items drawn at random (fewer when it runs out); they leave the bag."""
+        taken = []
+        for _ in range(min(n, self.total)):
+            i = self._at(rng.randrange(self.total))
+            self.add(i, -1)
+            taken.append(self.items[i])
+        return taken
+
+    def _at(self, r: int) -> int:
+        """The item holding the ``r``-th token, counting from 0 in the items' order."""
+        at, size = 0, len(self.tree) - 1
+        step = 1 << size.bit_length()
+        while step:
+            if at + step <= size and self.tree[at + step] <= r:
+                at += step
+                r -= self.tree[at]
+            step >>= 1
+        return at
 
 
 def draw(rng: random.Random, pool: list[Any], n: int) -> list[Any]:

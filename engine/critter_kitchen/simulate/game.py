@@ -136,8 +136,8 @@ def play(setup: Setup, index: int, study: Card | None = None, forced: bool = Fal
     if model.shuffled:
         rng.shuffle(order)
     names = [f"P{n}" for n in order]
-    bag = list(model.bag)
-    supply = list(model.supply)
+    bag = model.bag.copy()
+    supply = model.supply.copy()
     pantries = [Pantry() for _ in names]
     for p in pantries:
         p.tokens = {t: 0 for t in setup.token_names}
@@ -146,10 +146,11 @@ def play(setup: Setup, index: int, study: Card | None = None, forced: bool = Fal
     critic: dict[str, Any] = {}
     last_round = model.rounds[-1][0]
     for rnd, from_bag, from_supply in model.rounds:
-        bag += model.late.get(rnd, [])
+        for item, added in model.late.get(rnd, ()):
+            bag.add(item, added)
         for p in pantries:
-            p.take(draw(rng, bag, from_bag))
-            for token in draw(rng, supply, from_supply):
+            p.take(bag.take(rng, from_bag))
+            for token in supply.take(rng, from_supply):
                 if token in p.tokens:
                     p.tokens[token] += 1
         if rnd in setup.rounds:

@@ -255,12 +255,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as
 
 
 def _cell(x: Any) -> Any:
-    """A CSV cell; text taken from a pack that a spreadsheet would run as a formula is quoted
-    with a leading apostrophe, so opening the file never runs a stranger's formula."""
+    """A CSV cell. Text taken from a pack has its control characters escaped, as all printed
+    text (a card name's ESC or OSC would drive the terminal the report is shown on), and text
+    that a spreadsheet would run as a formula is quoted with a leading apostrophe, so opening
+    the file never runs a stranger's formula."""
     if x is None:
         return ""
-    if isinstance(x, str) and x.startswith(FORMULA_STARTS):
-        return "'" + x
+    if isinstance(x, str):
+        return "'" + escaped(x) if x.startswith(FORMULA_STARTS) else escaped(x)
     return x
 
 

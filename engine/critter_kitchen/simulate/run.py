@@ -11,6 +11,7 @@ import functools
 import os
 import time
 
+from ..errors import CritterError, shown
 from .stats import Summary
 
 TYPE_CHECKING = False
@@ -25,6 +26,10 @@ CHUNK_SECONDS = 1.0  # work per chunk: the scheduler's cost per task (millisecon
 MAX_CHUNK_GAMES = 1024
 MAX_WORKERS_DEFAULT = 64  # the default (every core) is capped: a huge machine gets a pool of this size
 WINDOW = 4  # chunks waiting per worker: enough to keep workers busy, few enough to keep memory flat
+# How long ``--dask ADDRESS`` waits for the scheduler to connect and answer before the run
+# gives up: a scheduler on a busy network answers in well under a second; an address where
+# nothing listens, or something that never speaks Dask, must not hold the run.
+DASK_CONNECT_SECONDS = 10.0
 
 
 class Spec:
@@ -172,6 +177,21 @@ def run(
     Unless the spec fixes the chunk size, the first game is played here, alone, and its time
     sizes the chunks of the others to about ``CHUNK_SECONDS`` each. Which games a chunk holds
     never changes what a game is, so the size changes no figure."""
+    client = connect(dask) if dask is not None else None  # before the first game: a bad address costs none
+    try:
+        return _run(spec, workers, client, progress, on_records)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(
+    spec: Spec,
+    workers: int,
+    client: Any,
+    progress: Callable[[int], None] | None,
+    on_records: Callable[[list[dict[str, Any]]], None] | None,
+) -> Summary:
     total = Summary()
     pending: dict[int, list[dict[str, Any]]] = {}
     next_chunk = 0
@@ -188,7 +208,7 @@ def run(
             progress(done)
         games = max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(took, 1e-6))))
         spec = spec.sized(games, 1)
-    for chunk, summary, records in _results(spec, workers, dask):
+    for chunk, summary, records in _results(spec, workers, client):
         total.merge(summary)
         done += summary.games
         if on_records is not None:
@@ -201,10 +221,10 @@ def run(
     return total
 
 
-def _results(spec: Spec, workers: int, dask: str | None) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+def _results(spec: Spec, workers: int, client: Any) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
     chunks = range(spec.chunks)
-    if dask is not None:
-        yield from _dask_results(spec, dask)
+    if client is not None:
+        yield from _dask_results(spec, client)
     elif workers <= 1 or spec.chunks <= 1:
         for chunk in chunks:
             yield play_chunk(spec, chunk)
@@ -228,19 +248,49 @@ def _pool_results(spec: Spec, workers: int) -> Iterator[tuple[int, Summary, list
             yield result
 
 
-def _dask_results(spec: Spec, address: str) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
-    from distributed import Client, as_completed
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; CritterError, one line, if none answers
+    within DASK_CONNECT_SECONDS.
 
-    with Client(address) as client:  # type: ignore[no-untyped-call]
+    Dask's own connect timeout ends at the TCP connection: a listener that accepts and then
+    says nothing would hold its handshake forever. So the handshake is first tried alone,
+    bounded as a whole, and the client made only once a scheduler has answered."""
+    import asyncio
+
+    from distributed import Client
+    from distributed.comm.core import connect as comm_connect
+
+    seconds = DASK_CONNECT_SECONDS
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(comm_connect(address, timeout=seconds), seconds)  # type: ignore[no-untyped-call]
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+        return Client(address, timeout=seconds)  # type: ignore[no-untyped-call]
+    except OSError:  # TimeoutError is one
+        raise CritterError(f"--dask {shown(address)}: no Dask scheduler answered within {seconds:g} s") from None
+    except (ValueError, TypeError) as e:  # Dask's own words for an address it cannot read
+        raise CritterError(f"--dask {shown(address)}: not a Dask scheduler address: {e}") from None
+
+
+def _dask_results(spec: Spec, client: Any) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+    from distributed import as_completed
+
+    try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = iter(range(spec.chunks))
         first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, workers * WINDOW)]
         queue = as_completed(first)  # type: ignore[no-untyped-call]
         for future in queue:
-            yield future.result()
+            result = future.result()
             future.release()
             for c in _take(chunks, 1):
                 queue.add(client.submit(play_chunk, spec, c, pure=False))  # type: ignore[no-untyped-call]
+            yield result
+    except OSError as e:  # the scheduler went away (Dask's closed connections are OSErrors)
+        raise CritterError(f"--dask: the Dask scheduler stopped answering: {e}") from None
 
 
 def _take(items: Iterator[int], n: int) -> list[int]:
