@@ -8,6 +8,8 @@ runs). Four targets:
   validated, and scored against an example game when it loads;
 - ``dsl``: effect-language text as the body of a card's effect, validated, and scored
   with the card in play when it loads;
+- ``pantries``: a pantry file for ``plan`` (both efforts): random, or a real pantry mutated
+  and grown (many spices, tokens in the millions, thousands of items);
 - ``schemas``: a pack whose card kind is checked by a schema of the pack's own (random,
   or mutated from the shipped and test schemas, full of references and patterns that
   reach for files, the network or hours of backtracking), and a card of that kind,
@@ -43,7 +45,7 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "cards" / "base"
-TARGETS = ("records", "cards", "dsl", "schemas")
+TARGETS = ("records", "cards", "dsl", "schemas", "pantries")
 
 PACK_YAML = "id: fuzz-pack\nname: Fuzzed cards\n"
 PROBE_ID = "fuzz-probe"
@@ -250,6 +252,8 @@ def seed_texts(target: str) -> tuple[tuple[str, str], ...]:
             *sorted((ROOT / "cards").rglob("*.json")),
             *sorted((ROOT / "tests" / "hostile" / "schemas").rglob("*.json")),
         ]
+    elif target == "pantries":
+        return tuple((f"pantry{i}.json", json.dumps(data)) for i, data in enumerate(seed_pantries()))
     else:
         return tuple((f"body{i}", body) for i, body in enumerate(effect_bodies()))
     out = []
@@ -421,6 +425,72 @@ def run_record(workdir: Path, suffix: str, raw: bytes, seconds: float = 10.0) ->
     ):
         outcome = run_main(argv, seconds)
         found += [f"{' '.join(argv)}: {p}" for p in check(outcome, [name], command=command)]
+    return found
+
+
+# the pantry target
+
+PANTRY_KINDS = ["carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread"]
+PANTRY_CARDS = ["harbor-stew", "forest-risotto", "farmhouse-pie", "garden-gratin", "toasted-cheese", "mushroom-toast"]
+
+
+@st.composite
+def pantry_data(draw: Any) -> dict[str, Any]:
+    """A pantry of the base pack: a challenge round or the critic meal, its items of any size."""
+    n = draw(st.sampled_from([0, 1, 3, 8, 12, 40, 199, 201, 2000]))
+    spices = draw(st.sampled_from([0, 1, 4, 16, 32, 100]))
+    value = st.sampled_from([1, 2, 5, 9, 1_000_000]) | st.integers(1, 1_000_000)
+    critic = draw(st.integers(0, 3)) == 0
+    return {
+        "for": "critic" if critic else "round3",
+        "cards": {
+            "challenges": {"round3": draw(st.permutations(PANTRY_CARDS))[:3]},
+            **({"critic": "madame-bouillon"} if critic or draw(st.booleans()) else {}),
+        },
+        "player": {"name": "Ana", **({"restaurateur": "harbor-master"} if draw(st.booleans()) else {})},
+        "pantry": {
+            "ingredients": [{"type": PANTRY_KINDS[i % 7], "value": draw(value)} for i in range(min(n, 12))]
+            + [{"type": PANTRY_KINDS[i % 7], "value": 1 + i % 9} for i in range(12, n)],
+            "spices": [[*PANTRY_KINDS, "allspice"][i % 8] for i in range(spices)],
+            "soup": draw(st.sampled_from([0, 1, 3, 1000, 1_000_000])),
+            "bisque": draw(st.sampled_from([0, 1, 3, 1000, 1_000_000])),
+        },
+    }
+
+
+def seed_pantries() -> list[dict[str, Any]]:
+    """Pantries to start from: a small real one, then one of each hostile shape (many spices,
+    millions of tokens, too many items)."""
+    cards = {"challenges": {"round3": PANTRY_CARDS[:3]}}
+    real = [{"type": "fish", "value": 3}, {"type": "carrot", "value": 5}, {"type": "bread", "value": 2}]
+    return [
+        {"for": "round3", "cards": cards, "pantry": {"ingredients": real, "spices": ["fish"], "soup": 1}},
+        {"for": "round3", "cards": cards, "pantry": {"ingredients": real[:1], "spices": ["fish", "carrot"] * 16}},
+        {"for": "round3", "cards": cards, "pantry": {"ingredients": real, "soup": 1_000_000, "bisque": 1_000_000}},
+        {"for": "critic", "cards": {"critic": "madame-bouillon"}, "pantry": {"ingredients": real, "soup": 1_000_000}},
+        {"for": "round3", "cards": cards, "pantry": {"ingredients": real * 700}},
+    ]
+
+
+@st.composite
+def pantry_inputs(draw: Any) -> tuple[str, bytes]:
+    """(file suffix, file bytes) of a random, grown or mutated pantry."""
+    form = draw(st.sampled_from(["yaml", "flow", "json"]))
+    data = draw(st.one_of(pantry_data(), st.sampled_from(seed_pantries())))
+    if draw(st.booleans()):
+        data = draw(mutated_data(data))
+    return (".json" if form == "json" else ".yaml"), to_bytes(dump(data, form), draw)
+
+
+def run_pantry(workdir: Path, suffix: str, raw: bytes, seconds: float = 10.0) -> list[str]:
+    """Plan one pantry file in ``workdir`` with each effort; return the failures."""
+    name = "pantry" + suffix
+    (workdir / name).write_bytes(raw)
+    found = []
+    for effort in ("exact", "fast"):
+        argv = ["plan", name, "--format", "json", "--effort", effort]
+        outcome = run_main(argv, seconds)
+        found += [f"{' '.join(argv)}: {p}" for p in check(outcome, [name], command="text")]
     return found
 
 
@@ -774,6 +844,7 @@ TARGET_SPECS = {
     "cards": Target("cards", card_inputs, lambda w, case, s: run_card(w, case[0], case[1], s), True),
     "dsl": Target("dsl", dsl_inputs, lambda w, case, s: run_dsl(w, case[0], case[1], s), True),
     "schemas": Target("schemas", schema_inputs, lambda w, case, s: run_schema(w, case[0], case[1], s), True),
+    "pantries": Target("pantries", pantry_inputs, lambda w, case, s: run_pantry(w, case[0], case[1], s), False),
 }
 
 
@@ -783,6 +854,8 @@ def case_bytes(target: str, case: Any) -> tuple[str, bytes]:
         return "none.txt", b""
     if target == "records":
         return "record" + case[0], case[1]
+    if target == "pantries":
+        return "pantry" + case[0], case[1]
     if target == "cards":
         return ("card.yaml" if case[0] == "card" else case[0].replace("/", "__")), case[1]
     if target == "schemas":

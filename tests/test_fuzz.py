@@ -67,6 +67,13 @@ def test_fuzzed_effect_text(workdir, no_cache, case):
     assert not new_failures("dsl", case, failures), failures
 
 
+@settings(FUZZ, max_examples=15)
+@given(case=fuzzlib.pantry_inputs())
+def test_fuzzed_pantries(workdir, case):
+    failures = fuzzlib.run_pantry(workdir, case[0], case[1], CALL_SECONDS)
+    assert not new_failures("pantries", case, failures), failures
+
+
 # the checker itself
 
 

@@ -140,7 +140,7 @@ def test_a_meal_of_a_quality_tells_the_stars_of_every_meal_of_that_quality(base)
         ]
         search = FastSearch(question({k: v for k, v in pantry.items() if not k.startswith("_")}, base), 1000)
         meal = PlannedMeal(card, tuple(ingredients), tokens, quality)
-        assert search.stars_at(card, quality) == search.scorer.stars((meal,))
+        assert search.stars_at(card, quality) == search.scorer.stars((meal,), search.work)
         checked += 1
 
 

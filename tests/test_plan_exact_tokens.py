@@ -18,6 +18,7 @@ from critter_kitchen.api import exchangeable_tokens
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.bands import Combination, lowering_tokens
 from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
+from critter_kitchen.plan.work import Work
 
 
 @pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold", "planner_cards"])
@@ -133,7 +134,9 @@ def test_the_meals_that_fit_are_told_by_bits_as_by_asking_each():
                 for _ in range(rng.randint(0, 40))
             ]
             cards.append(meals)
-        search = SimpleNamespace(items=items, least_values=lambda options: [[0] * 20 for _ in range(len(options) + 1)])
+        search = SimpleNamespace(
+            items=items, least_values=lambda options: [[0] * 20 for _ in range(len(options) + 1)], work=Work()
+        )
         combination = Combination(search, cards)  # type: ignore[arg-type]
         for _ in range(20):
             left = pack([rng.randint(0, n) for n in have])

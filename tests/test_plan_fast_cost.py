@@ -193,10 +193,10 @@ def test_a_bounded_search_scores_at_most_its_best_plans_together(base, monkeypat
     runs = [0]
     scored = search_module.Scorer.stars
 
-    def counted(self, meals):
+    def counted(self, meals, work):
         if len(meals) > 1:
             runs[0] += 1
-        return scored(self, meals)
+        return scored(self, meals, work)
 
     monkeypatch.setattr(search_module.Scorer, "stars", counted)
     rng = random.Random(67)

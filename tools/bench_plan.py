@@ -139,7 +139,7 @@ def plain_listing(asked: Any) -> None:
 
     search = FastSearch(asked, NODE_LIMIT)
     _, chosen = search.run()
-    search.scorer.stars(tuple(o.meal for o in chosen))
+    search.scorer.stars(tuple(o.meal for o in chosen), search.work)
 
 
 def bench_rounds(

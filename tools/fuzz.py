@@ -1,4 +1,4 @@
-"""Long fuzzing runs of the command's entry points: game records, card files, effect text, pack schemas.
+"""Long fuzzing runs of the command's entry points: game records, card files, effect text, pack schemas, pantries.
 
     python tools/fuzz.py --seconds 60 --target all
 
@@ -40,7 +40,9 @@ SAVED_PER_KIND = 3
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Fuzz the records, card files, effect text and pack schemas.")
+    parser = argparse.ArgumentParser(
+        description="Fuzz the records, card files, effect text, pack schemas and pantries."
+    )
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz each target (default: 60)")
     parser.add_argument("--target", choices=(*fuzzlib.TARGETS, "all"), default="all", help="what to fuzz")
     parser.add_argument(
@@ -214,7 +216,7 @@ def seed_corpus(target: str, folder: Path) -> None:
 
 
 def atheris_case(target: str, data: bytes) -> object:
-    if target == "records":
+    if target in ("records", "pantries"):
         return (".json" if data.lstrip()[:1] in (b"{", b"[") else ".yaml"), data
     if target == "cards":
         return "card", data

@@ -58,6 +58,7 @@ from ..api import (
 from ..model.game import Ingredient
 from .exact import undominated
 from .search import PlannedMeal
+from .work import ITEM_STEPS, MEAL_STEPS, OverBudget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -368,11 +369,13 @@ class BandMeals:
                 slots.append(slot)
         self.slots = slots
         self.combos: list[list[tuple[int, int, int, int, int, tuple[Ingredient, ...], int, int]]] = []
+        work = self.meals.work
         for piece in self.order:
             at = slots.index(self.slot_of(piece))
             found = []
             for count in range(1, piece.count + 1):
                 for combo in itertools.combinations_with_replacement(range(len(piece.spicings)), count):
+                    work.spend(ITEM_STEPS)
                     spent = [0] * len(names)
                     for k in combo:
                         for spice in piece.spicings[k]:
@@ -595,6 +598,7 @@ class BandMeals:
         if groups is None:
             groups = self.own_starts[key] = self.own_groups(legal[0], spices_left)
         budget = self.meals.budget
+        work = self.meals.work
         steps = self.steps
         for adds, best in groups:
             last = None
@@ -608,10 +612,11 @@ class BandMeals:
                 if way is last:
                     continue
                 last = way
-                if budget[0] <= 0:
+                if budget[0] <= 0 or work.listing_done():
                     self.meals.stopped = True
                     return
                 budget[0] -= 1
+                work.spend(MEAL_STEPS)
                 (more_value, more_spices), add, more_use, added, at = way
                 earned = steps.stars(total + add)
                 grown_chosen = (*chosen, *added)
@@ -678,6 +683,7 @@ class BandMeals:
     ) -> None:
         """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
+        work = self.meals.work
         guard = self.spice_guard
         traded = self.trading[j]
         left = self.left_loss(j, chosen, use) if traded else LOOSE  # when some of piece j stay in the pantry
@@ -689,10 +695,11 @@ class BandMeals:
             after = (spices_left | guard) - need
             if after & guard != guard:
                 continue  # the spices ran out
-            if budget[0] <= 0:
+            if budget[0] <= 0 or work.listing_done():
                 self.meals.stopped = True
                 return
             budget[0] -= 1
+            work.spend(MEAL_STEPS)
             grown = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
             grown_total = total + add
             grown_chosen = (*chosen, *added) if added else chosen
@@ -1025,7 +1032,11 @@ def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
     options = search.card_options()
     if search.cut:
         return None
-    (stars, *_), chosen = Combination(search, options).run()
+    combination = Combination(search, options)
+    try:
+        (stars, *_), chosen = combination.run()
+    except OverBudget:  # the plan's work ran out: the best combination found by then (not proved best)
+        (stars, *_), chosen = combination.best
     for option in chosen:
         meal = option.meal
         held = meal.card is search.q.challenges[-1]
@@ -1050,6 +1061,7 @@ class Combination:
     """
 
     def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
+        self.work = search.work
         self.items = search.items
         self.options = sorted(
             (sorted(meals, key=lambda o: (-o.stars, o.value, o.tokens, o.spices)) for meals in options),
@@ -1138,6 +1150,7 @@ class Combination:
     def visit(
         self, i: int, left: int, stars: int, value: int, tokens: int, spices: int, chosen: tuple[Option, ...]
     ) -> None:
+        self.work.spend(ITEM_STEPS)
         later = self.fitted(i + 1, left)  # what cards i+1.. earn at most, whatever card i takes
         fits = self.first_fitting(i, left) if i < len(self.options) else None
         here = fits.stars if fits is not None else 0

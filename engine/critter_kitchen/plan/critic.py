@@ -43,6 +43,7 @@ from .critic_reads import (
     tokens_apart,
 )
 from .reads import programs
+from .work import ITEM_STEPS, PLAN_BUDGET, OverBudget, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,11 +79,13 @@ class CriticPlan:
         self.stars = 0
         self.critic_quality = 0
         self.optimal = True
+        self.steps = 0  # the work the plan took (see .work)
 
 
 class _CriticSearch:
-    def __init__(self, question: Question, limit: int) -> None:
+    def __init__(self, question: Question, limit: int, budget: int = PLAN_BUDGET) -> None:
         self.q = question
+        self.work = Work(budget)  # the plan's work (see .work)
         rs = question.ruleset
         self.table_params = rule_parameters(rs, question.table)
         self.params = rule_parameters(rs, question.table, question.owned)
@@ -123,6 +126,7 @@ class _CriticSearch:
             for course, quality in zip(player.courses.values(), qualities, strict=True):
                 course.quality = quality
             run_stages(game, "<plan>", point, pause)
+        self.work.run(object(), game.steps)
         return player.stars, player.critic_quality()
 
     def choices(self, kind: str, ingredients: Counts, spices: Counts, tokens: Counts) -> Iterator[Choice]:
@@ -134,6 +138,7 @@ class _CriticSearch:
                 continue
             for size in range(limit + 1):
                 for combo in itertools.combinations_with_replacement(names, size):
+                    self.work.spend(ITEM_STEPS)
                     need: Counts = {}
                     for s in combo:
                         need[s] = need.get(s, 0) + 1
@@ -185,6 +190,7 @@ class _CriticSearch:
     def judge(self, courses: dict[str, Course], tokens: Counts) -> None:
         names = list(tokens)
         for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
+            self.work.spend(ITEM_STEPS)
             self.scored += 1
             if self.scored > self.limit:
                 self.cut = True
@@ -199,8 +205,8 @@ class _CriticSearch:
 class _ExactCriticSearch(_CriticSearch):
     """Every critic meal up to the signature of its courses, dominated choices left out."""
 
-    def __init__(self, question: Question, limit: int) -> None:
-        super().__init__(question, limit)
+    def __init__(self, question: Question, limit: int, budget: int = PLAN_BUDGET) -> None:
+        super().__init__(question, limit, budget)
         rs = question.ruleset
         cards = (*question.table, *question.owned)
         trees = programs(rs, cards)
@@ -254,6 +260,7 @@ class _ExactCriticSearch(_CriticSearch):
                 found.append(((None, *view[1:]), course.quality, use, course))
             else:
                 found.append((view, 0, use, course))
+        self.work.spend(len(found) * len(found))  # each course is compared with each other
         kept = [
             (view, quality, use, course)
             for i, (view, quality, use, course) in enumerate(found)
@@ -280,6 +287,7 @@ class _ExactCriticSearch(_CriticSearch):
     ) -> None:
         if self.cut:
             return
+        self.work.spend(ITEM_STEPS * (1 + (len(options[i]) if i < len(options) else 0)))  # each option is tried
         state = (i, left, signature, total)
         if state in self.searched:  # the same meals so far with the same items left: searched already
             return
@@ -300,6 +308,7 @@ class _ExactCriticSearch(_CriticSearch):
             return
         names = list(tokens)
         for kept in itertools.product(*(range(tokens[t] + 1) for t in names)):
+            self.work.spend(ITEM_STEPS)
             key = (signature, kept if self.sees_tokens else ())
             outcome = self.outcomes.get(key)
             held = dict(zip(names, kept, strict=True))
@@ -330,6 +339,7 @@ class _ExactCriticSearch(_CriticSearch):
             best_kept: tuple[int, ...] | None = None
             best_extra = 0
             for kept in itertools.product(*(range(n + 1) for n in left)):
+                self.work.spend(ITEM_STEPS)
                 extra = self.kept_stars(kept if self.sees_tokens else ())
                 if best_kept is None or extra > best_extra:
                     best_kept, best_extra = kept, extra
@@ -462,40 +472,55 @@ def _no_more(use: tuple[int, ...], than: tuple[int, ...]) -> bool:
 
 
 FAST_LIMIT = 60  # complete meals scored by the fast effort (see critic_quick)
+UNBOUNDED = 10**18  # the work budget of the reference search (bounded by its meal limit)
 
 
 def plan_critic(
-    question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT, room: int | None = None
+    question: Question,
+    *,
+    effort: str = "exact",
+    limit: int = NODE_LIMIT,
+    room: int | None = None,
+    budget: int = PLAN_BUDGET,
 ) -> CriticPlan:
     """The critic meal that earns the most stars, ties to the higher critic quality; ``optimal``
     is False when ``limit`` meals were scored before the search ended. ``effort="fast"`` scores
     at most ``FAST_LIMIT`` meals (a greedy meal, then better ones a course at a time; see
-    :mod:`.critic_quick`) and never claims its meal best.
+    :mod:`.critic_quick`) and never claims its meal best. Either stops within ``budget`` steps of
+    work (see :mod:`.work`) with the best meal found, not proved best.
     ``room``: the meal may hold at most that many ingredients and spices (tokens aside)."""
     if effort not in ("exact", "fast"):
         from ..errors import CritterError
 
         raise CritterError(f"unknown effort {effort!r}; use one of exact, fast")
     if effort == "exact":
-        search: _CriticSearch = _ExactCriticSearch(question, limit)
+        search: _CriticSearch = _ExactCriticSearch(question, limit, budget)
     else:
         from .critic_quick import QuickCriticSearch
 
-        search = QuickCriticSearch(question, min(limit, FAST_LIMIT))
+        search = QuickCriticSearch(question, min(limit, FAST_LIMIT), budget)
     return _finish(search, room)
 
 
 def plan_critic_exhaustive(question: Question, *, limit: int = NODE_LIMIT, room: int | None = None) -> CriticPlan:
     """The reference search: every course choice and every count of kept tokens, each scored."""
-    return _finish(_CriticSearch(question, limit), room)
+    return _finish(_CriticSearch(question, limit, UNBOUNDED), room)
 
 
 def _finish(search: _CriticSearch, room: int | None) -> CriticPlan:
     search.room = room
-    search.run()
-    assert search.best is not None  # serving nothing is always a meal
+    try:
+        search.run()
+    except OverBudget:
+        search.cut = True  # the best meal found by then, not proved best
+    search.work.finish()
+    if search.best is None:  # stopped before any meal was scored: serve none, keep every token
+        kept = dict(search.q.tokens)
+        stars, quality = search.outcome({}, kept)
+        search.best = ((stars - search.baseline, quality), CriticPlan(search.q, {}, kept))
     (stars, quality), plan = search.best
-    plan.stars, plan.critic_quality, plan.optimal = stars, quality, not search.cut
+    plan.stars, plan.critic_quality, plan.optimal = stars, quality, not search.cut and not search.work.over
+    plan.steps = search.work.steps
     return plan
 
 

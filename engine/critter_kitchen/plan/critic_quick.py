@@ -39,8 +39,8 @@ GREEDY_STEPS = 64  # changes the first meal may take (each adds quality, so it e
 class QuickCriticSearch(_CriticSearch):
     """A critic meal by greedy construction and one-course changes, at most ``limit`` meals scored."""
 
-    def __init__(self, question: Question, limit: int) -> None:
-        super().__init__(question, limit)
+    def __init__(self, question: Question, limit: int, budget: int) -> None:
+        super().__init__(question, limit, budget)
         self.scores: dict[State, tuple[int, int]] = {}
 
     def run(self) -> None:

@@ -20,11 +20,13 @@ from running the stages (:class:`~.search.Scorer`). The speed comes from three f
 from __future__ import annotations
 
 import itertools
+import threading
 
 from ..api import check_meal, check_spices, meal_rules, meal_types
 from ..model.game import Ingredient
 from .reads import programs, quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
+from .work import ITEM_STEPS, LISTING_SHARE, MEAL_STEPS, PLAN_BUDGET, OverBudget, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -158,8 +160,10 @@ class CardMeals:
         params: dict[str, Any],
         budget: list[int],
         checks: dict[tuple[Any, ...], int | None],
+        work: Work | None = None,
     ) -> None:
         self.q = question
+        self.work = work if work is not None else Work()  # the plan's work (see .work): listing stops past its share
         self.checks = checks  # check_meal's verdicts at this table: None (illegal) or the quality
         self.items = items
         self.params = params
@@ -169,13 +173,19 @@ class CardMeals:
         self.stopped = False
 
     def legal_spicings(self, kind: tuple[str, int]) -> list[tuple[str, ...]]:
-        """The spice combinations one ingredient of ``kind`` may carry, from the spices held."""
+        """The spice combinations one ingredient of ``kind`` may carry, from the spices held: at
+        most ``spices_per_ingredient`` spices, each matching it (:func:`check_spices` has the
+        last word), each combination charged to the plan's work."""
         if kind not in self.spicings:
-            names = self.items.spice_names
-            have = dict(zip(names, self.items.have[self.items.spice_at : self.items.token_at], strict=True))
+            names = [s for s in self.items.spice_names if self.rules.spice_matches(s, kind[0])]
+            have = dict(
+                zip(self.items.spice_names, self.items.have[self.items.spice_at : self.items.token_at], strict=True)
+            )
+            most: int = self.params["spices_per_ingredient"]
             found: list[tuple[str, ...]] = []
-            for size in range(sum(have.values()) + 1):
+            for size in range(min(max(most, 0), sum(have[s] for s in names)) + 1):
                 for combo in itertools.combinations_with_replacement(names, size):
+                    self.work.spend(ITEM_STEPS)
                     if any(combo.count(s) > have[s] for s in set(combo)):
                         continue
                     if not check_spices(self.q.ruleset, Ingredient(kind[0], kind[1], combo), self.params):
@@ -188,6 +198,7 @@ class CardMeals:
         items = self.items
         allowed = meal_types(self.q.ruleset, card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
+        self.work.spend(ITEM_STEPS * len(self.counts_of_tokens()))
         givens = [
             (
                 dict(zip(items.token_names, given, strict=True)),
@@ -207,13 +218,21 @@ class CardMeals:
                 key = (card.id, held, tuple((i.type, i.value, i.spices) for i in ingredients))
                 with_spices = used + items.pack_at(items.spice_at, spice_use)
                 for tokens, token_use, given in givens:
-                    if self.budget[0] <= 0:
+                    if self.budget[0] <= 0 or self.work.listing_done():
                         self.stopped = True  # a meal left unjudged: the search is not proved
                         return
                     self.budget[0] -= 1
+                    self.work.spend(MEAL_STEPS)
                     quality = self.judged((*key, given), card, held, ingredients, tokens)
                     if quality is not None:
                         yield PlannedMeal(card, tuple(ingredients), tokens, quality), with_spices + token_use
+
+    def counts_of_tokens(self) -> range:
+        """The counts of every token a meal may hold, in ``itertools.product`` order, numbered."""
+        total = 1
+        for n in self.items.have[self.items.token_at :]:
+            total *= n + 1
+        return range(total)
 
     def judged(
         self, meal: tuple[Any, ...], card: Card, held: bool, ingredients: list[Ingredient], tokens: dict[str, int]
@@ -246,6 +265,7 @@ class CardMeals:
             return
         kind, copies = chosen[at]
         for combos in itertools.combinations_with_replacement(self.legal_spicings(kind), copies):
+            self.work.spend(ITEM_STEPS)
             rest = list(left)
             for combo in combos:
                 for spice in combo:
@@ -270,7 +290,7 @@ class Context:
         trees = programs(question.ruleset, (*question.challenges, *question.table, *question.owned))
         self.signature = signature_of(trees, question.ruleset)
         self.separable = separable(trees)
-        self.single: dict[tuple[str, Any], int] = {}
+        self.single: dict[tuple[str, Any], tuple[int, int]] = {}  # a meal served alone: (stars, effect steps)
         self.checks: dict[tuple[Any, ...], int | None] = {}
         # Stars a step function of quality: then .bands lists a card's meals by those steps.
         tables = (self.scorer.table_params, self.scorer.params)
@@ -278,8 +298,12 @@ class Context:
         self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
 
 
+# The tables each thread remembers: a Context's memories are filled and emptied as a search goes,
+# so two threads planning at once (the score pad plans from worker threads) never share one.
+# CONTEXTS is the main thread's; every other thread has its own (see remembered).
 CONTEXTS: dict[tuple[Any, ...], Context] = {}
-CONTEXTS_KEPT = 256  # tables remembered; the oldest is forgotten first
+_LOCAL = threading.local()
+CONTEXTS_KEPT = 256  # tables remembered per thread; the oldest is forgotten first
 CHECKS_KEPT = 200_000  # verdicts of check_meal remembered per table before they are forgotten
 
 
@@ -292,19 +316,32 @@ def context(question: Question) -> Context:
         tuple(c.id for c in question.table),
         tuple(c.id for c in question.owned),
     )
-    found = CONTEXTS.get(key)
+    contexts = remembered()
+    found = contexts.get(key)
     if found is None or found.ruleset is not question.ruleset:  # an id reused by another ruleset
-        found = CONTEXTS[key] = Context(question)
-        while len(CONTEXTS) > CONTEXTS_KEPT:
-            del CONTEXTS[next(iter(CONTEXTS))]
+        found = contexts[key] = Context(question)
+        while len(contexts) > CONTEXTS_KEPT:
+            del contexts[next(iter(contexts))]
+    return found
+
+
+def remembered() -> dict[tuple[Any, ...], Context]:
+    """This thread's tables (see :func:`context`)."""
+    if threading.current_thread() is threading.main_thread():
+        return CONTEXTS
+    found: dict[tuple[Any, ...], Context] | None = getattr(_LOCAL, "contexts", None)
+    if found is None:
+        found = {}
+        _LOCAL.contexts = found
     return found
 
 
 class FastSearch:
     """The exact search over each card's reduced options (see the module)."""
 
-    def __init__(self, question: Question, limit: int, per_card: int | None = None) -> None:
+    def __init__(self, question: Question, limit: int, per_card: int | None = None, budget: int = PLAN_BUDGET) -> None:
         self.q = question
+        self.work = Work(budget)  # the plan's work (see .work)
         self.per_card = per_card  # meals checked per card (the fast effort), or None: ``limit`` in all
         table = context(question)
         self.scorer = table.scorer
@@ -323,22 +360,26 @@ class FastSearch:
         self.by_steps = False  # list a card's meals by the steps of its stars (see .bands)
         self.lowering: list[frozenset[str]] | None = None  # the shared types each card lowers (see .bands)
         self.token_lowering: int | None = None  # the card lowering the tokens (see .bands), once lowering is told
+        self.best: tuple[Key, tuple[Option, ...]] = self.nothing()
 
     def stars_alone(self, option: Option) -> int:
         key = (option.meal.card.id, option.signature)
-        if key not in self.single:
-            self.single[key] = self.scorer.stars((option.meal,))
-        return self.single[key]
+        found = self.single.get(key)
+        if found is None:
+            stars, steps = self.scorer.run((option.meal,))
+            found = self.single[key] = (stars - self.scorer.baseline, steps)
+        self.work.run(("alone", key), found[1])  # charged once per plan, remembered or not
+        return found[0]
 
     def stars_of(self, chosen: tuple[Option, ...]) -> int:
         key = tuple(sorted((o.meal.card.id, o.signature) for o in chosen))
         if key not in self.together:
-            self.together[key] = self.scorer.stars(tuple(o.meal for o in chosen))
+            self.together[key] = self.scorer.stars(tuple(o.meal for o in chosen), self.work)
         return self.together[key]
 
     def card_meals(self) -> CardMeals:
         """What lists each card's legal meals (:class:`CardMeals`, every meal judged by check_meal)."""
-        return CardMeals(self.q, self.items, self.scorer.params, self.budget, self.checks)
+        return CardMeals(self.q, self.items, self.scorer.params, self.budget, self.checks, self.work)
 
     def card_options(self) -> list[list[Option]]:
         meals = self.card_meals()
@@ -346,8 +387,10 @@ class FastSearch:
         per_card: list[list[Option]] = []
         share = self.per_card if self.per_card is not None else max(1, self.limit // max(1, len(cards)))
         self.checked = 0
+        listing = self.work.limit // LISTING_SHARE - self.work.steps  # the work listing may still take
         for i, card in enumerate(cards):
             self.budget[0] = share  # each card its share, so a large pantry still plans every card
+            self.work.listing = self.work.steps + listing // len(cards)  # of the work too
             # Of the meals using exactly the same items, one per signature is enough (one per
             # stars when stars add up: the most); then the ones dominated by fewer items go.
             same_use: dict[tuple[Any, int], Option] = {}
@@ -415,9 +458,12 @@ class FastSearch:
         of a meal but its quality (:func:`.reads.quality_only`), so a meal of that quality tells it."""
         probe = PlannedMeal(card, (), {}, quality)
         key = (card.id, self.signature(probe))
-        if key not in self.single:
-            self.single[key] = self.scorer.game_stars((probe,)) - self.scorer.baseline
-        return self.single[key]
+        found = self.single.get(key)
+        if found is None:
+            stars, steps = self.scorer.run((probe,))
+            found = self.single[key] = (stars - self.scorer.baseline, steps)
+        self.work.run(("alone", key), found[1])
+        return found[0]
 
     def by_stars(self, options: list[Option]) -> list[Option]:
         """Separable stars: a meal matters by its stars alone; one earning nothing never helps.
@@ -491,6 +537,7 @@ class FastSearch:
     ) -> None:
         """Cards i.. given ``chosen`` (``left``: the items left, packed), whose options' stars,
         value, tokens and spices add up to the last four (their plan's :meth:`key`, as it goes)."""
+        self.work.spend(ITEM_STEPS)
         items = self.items
         if self.separable:
             most = stars + self.still[i]
@@ -523,41 +570,54 @@ class FastSearch:
         self.visit(i + 1, left, chosen, stars, value, tokens, spices)  # no meal for this card
 
 
-def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT) -> Plan:
+def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT, budget: int = PLAN_BUDGET) -> Plan:
     """The exact plan found by :class:`FastSearch`; ``optimal`` is False when ``limit`` meals were
-    checked before every card's meals were listed (the plan is then the best among those listed)."""
-    search = FastSearch(question, limit)
+    checked before every card's meals were listed (the plan is then the best among those listed),
+    or when the plan's work passed ``budget`` steps (the plan is then the best found by then)."""
+    search = FastSearch(question, limit, budget=budget)
     if search.rising:  # the stars of a card are steps of quality: list its meals by them (see .bands)
         from .bands import plan_by_steps
 
-        found = plan_by_steps(search)
+        try:
+            found = plan_by_steps(search)
+        except OverBudget:
+            return _plan(search, search.nothing()[1], 0)
         if found is not None:
             stars, chosen = found
             # the proof says the stars add up; the engine, scoring the whole plan, has the last word
-            return _plan(search, chosen, search.scorer.stars(tuple(o.meal for o in chosen)))
+            return _plan(search, chosen, search.scorer.stars(tuple(o.meal for o in chosen), search.work))
         # Cut short, the listing by steps may have found only large meals (those are built first);
         # or a fact .bands rests on failed for this pantry (the tests say it cannot). Either way
         # the plain listing plans it: every meal, the smallest first, each card its share.
-        search = FastSearch(question, limit)
-    (stars, *_), chosen = search.run()
-    if search.separable:
+        work = search.work
+        search = FastSearch(question, limit, budget=budget)
+        search.work = work  # the work of both listings is the plan's
+    try:
+        (stars, *_), chosen = search.run()
+    except OverBudget:
+        (stars, *_), chosen = search.best  # the best plan the combining found (stars added up, if so)
+    if search.separable or search.work.over:
         # the proof says the stars add up; the engine, scoring the whole plan, has the last word
-        stars = search.scorer.stars(tuple(o.meal for o in chosen))
+        search.work.finish()
+        stars = search.scorer.stars(tuple(o.meal for o in chosen), search.work)
     return _plan(search, chosen, stars)
 
 
 def _plan(search: FastSearch, chosen: tuple[Option, ...], stars: int) -> Plan:
+    search.work.finish()  # the plan is chosen: the runs reporting it go past the budget (a few)
     for option in chosen:
         option.meal.stars = search.stars_alone(option)  # served alone: the same for a same signature
-    plan = Plan(search.q, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=not search.cut)
+    optimal = not search.cut and not search.work.over
+    plan = Plan(search.q, {o.meal.card.id: o.meal for o in chosen}, stars, optimal=optimal)
     plan.nodes = search.checked
+    plan.steps = search.work.steps
     return plan
 
 
 FAST_MEALS_PER_CARD = 150  # meals checked per card by the fast effort
 
 
-def plan_round_quick(question: Question) -> Plan:
+def plan_round_quick(question: Question, *, budget: int = PLAN_BUDGET) -> Plan:
     """A good plan quickly, for simulations: each card's first meals only (the smallest first),
     combined as the exact search does (with the stars it proves, unchecked by a last scoring)
     where stars add up, and at a bounded number of stage runs where they do not
@@ -565,11 +625,15 @@ def plan_round_quick(question: Question) -> Plan:
     do not add up, every combination of them was scored."""
     from .quick import BoundedSearch
 
-    search = BoundedSearch(question, FAST_MEALS_PER_CARD)
-    if search.separable:
-        (stars, *_), chosen = search.run()
-        return _plan(search, chosen, stars)
-    (stars, *_), chosen = search.run_bounded()
+    search = BoundedSearch(question, FAST_MEALS_PER_CARD, budget)
+    try:
+        (stars, *_), chosen = search.run() if search.separable else search.run_bounded()
+    except OverBudget:
+        (stars, *_), chosen = search.best  # the best plan found by then, scored again below
+        search.work.finish()
+        if not search.confirmed(chosen):
+            chosen = ()  # its meals were not judged by check_meal yet (see .quick): serve nothing
+        stars = search.scorer.stars(tuple(o.meal for o in chosen), search.work)
     plan = _plan(search, chosen, stars)
     plan.optimal = plan.optimal and not search.bounded
     return plan

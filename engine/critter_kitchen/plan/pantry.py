@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 TOP_KEYS = ("packs", "for", "cards", "player", "pantry")
 CRITIC = "critic"  # ``for: critic``: the critic meal rather than a challenge round
 DEFAULT_NAME = "Player"  # the player's name when the pantry gives none
+# Ingredients and spices of one pantry together: a player holds a few dozen at most. Past it the
+# pantry is refused (each item beyond a few dozen makes the exact search slower; tokens are
+# counted, not listed, and the planner folds the counts no meal can use).
+MAX_PANTRY_ITEMS = 200
 
 
 class Question:
@@ -155,8 +159,14 @@ class PantryReader(RecordReader):
         data = self.mapping(value, where) or {}
         token_names = tuple(params["token_values"])
         self.keys(data, ("ingredients", "spices", *token_names), where)
+        listed = self.listing(data.get("ingredients", []), where / "ingredients") or []
+        held = self.listing(data.get("spices", []), where / "spices") or []
+        if len(listed) + len(held) > MAX_PANTRY_ITEMS:
+            many = len(listed) + len(held)
+            self.fail(where, f"{many} ingredients and spices; a pantry may hold at most {MAX_PANTRY_ITEMS}", shape=True)
+            listed, held = [], []  # not read one by one
         ingredients: list[tuple[str, int]] = []
-        for i, item in enumerate(self.listing(data.get("ingredients", []), where / "ingredients") or []):
+        for i, item in enumerate(listed):
             iw = where / "ingredients" / i
             entry = self.mapping(item, iw)
             if entry is None:
@@ -171,7 +181,7 @@ class PantryReader(RecordReader):
                 ingredients.append((kind, val))
         spices: list[str] = []
         known = (*self.rs.ingredient_types, params["wild_spice"])
-        for i, spice in enumerate(self.listing(data.get("spices", []), where / "spices") or []):
+        for i, spice in enumerate(held):
             if isinstance(spice, str) and spice in known:
                 spices.append(spice)
             else:

@@ -35,6 +35,7 @@ from ..model.game import Ingredient
 from .bands import LEGAL_KEPT
 from .exact import CardMeals, FastSearch, _pareto
 from .search import PlannedMeal
+from .work import ITEM_STEPS, MEAL_STEPS, PLAN_BUDGET
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from ..model.ruleset import Card
     from .exact import Items, Key, Option
     from .pantry import Question
+    from .work import Work
 
     Spiced = tuple[tuple[Ingredient, ...], int, int]  # ingredients (pantry order), spices used (packed), quality added
 
@@ -56,8 +58,8 @@ BEST_SCORED = 6  # otherwise: the best plans by the stars hoped for, scored toge
 class BoundedSearch(FastSearch):
     """:class:`~.exact.FastSearch` at a table whose stars do not add up, at a bounded cost (see the module)."""
 
-    def __init__(self, question: Question, per_card: int) -> None:
-        super().__init__(question, per_card, per_card=per_card)
+    def __init__(self, question: Question, per_card: int, budget: int = PLAN_BUDGET) -> None:
+        super().__init__(question, per_card, per_card=per_card, budget=budget)
         self.bounded = False  # True when a combination of the listed meals went unscored
         self.plain = False  # list every meal with check_meal (see confirmed)
 
@@ -65,7 +67,7 @@ class BoundedSearch(FastSearch):
         """The counted listing (:class:`CountedMeals`), or the plain one once a plan was not confirmed."""
         if self.plain:
             return super().card_meals()
-        return CountedMeals(self.q, self.items, self.scorer.params, self.budget, self.checks, self.legal)
+        return CountedMeals(self.q, self.items, self.scorer.params, self.budget, self.checks, self.legal, self.work)
 
     def run(self) -> tuple[Key, tuple[Option, ...]]:
         found = super().run()
@@ -169,9 +171,12 @@ class BoundedSearch(FastSearch):
         items = self.items
         ranked: list[tuple[Key, tuple[Option, ...]]] = []  # best first
 
+        work = self.work
+
         def visit(
             i: int, left: int, chosen: tuple[Option, ...], stars: int, value: int, tokens: int, spices: int
         ) -> None:
+            work.spend(ITEM_STEPS)
             # the plan order's key (see FastSearch.key), for this plan with every later card at its best
             bound = (stars + still[i], items.value_held - value, -tokens, items.spices_held - spices)
             if len(ranked) == most and bound <= ranked[-1][0]:
@@ -298,8 +303,9 @@ class CountedMeals(CardMeals):
         budget: list[int],
         checks: dict[tuple[Any, ...], int | None],
         legal: dict[tuple[Any, ...], bool],
+        work: Work | None = None,
     ) -> None:
-        super().__init__(question, items, params, budget, checks)
+        super().__init__(question, items, params, budget, checks, work)
         self.legal = legal  # check_meal's verdicts by the counts of each type and token (a fact of the rules)
         self.copies: dict[tuple[tuple[str, int], int], list[Spiced]] = {}
         self.spicings_of: dict[tuple[tuple[tuple[str, int], int], ...], list[Spiced]] = {}
@@ -335,6 +341,9 @@ class CountedMeals(CardMeals):
             for ingredients, spice_use, added in spicings:
                 with_spices = used + spice_use
                 room = budget[0]
+                if self.work.listing_done():
+                    room = 0  # the plan's work allows no more listing: stop here
+                self.work.spend(MEAL_STEPS * min(every, max(room, 0)))
                 if room < every:  # the budget ends within these meals: those judged before it, then stop
                     budget[0] = 0
                     self.stopped = True  # a meal left unjudged: the search is not proved
@@ -353,6 +362,7 @@ class CountedMeals(CardMeals):
         their part of a verdict's key (the same for every card)."""
         if self.token_counts is None:
             items = self.items
+            self.work.spend(ITEM_STEPS * len(self.counts_of_tokens()))
             adds = [token_quality(self.q.ruleset, name, self.params) for name in items.token_names]
             self.token_counts = [
                 (
@@ -400,6 +410,7 @@ class CountedMeals(CardMeals):
             grown: list[tuple[tuple[tuple[Ingredient, ...], ...], int, int, int]] = [((), 0, 0, self.spices_held)]
             for kind, copies in chosen:
                 ways = self.spiced_copies(kind, copies)
+                self.work.spend(ITEM_STEPS * len(grown) * len(ways))
                 grown = [
                     ((*parts, head), use + more, added + adds, after ^ guard)
                     for parts, use, added, left in grown
@@ -426,6 +437,7 @@ class CountedMeals(CardMeals):
             held = dict(zip(items.spice_names, items.have[items.spice_at : items.token_at], strict=True))
             found = []
             for combo in itertools.combinations_with_replacement(range(len(spicings)), copies):
+                self.work.spend(ITEM_STEPS)
                 spices = [s for j in combo for s in spicings[j]]
                 if any(spices.count(s) > held[s] for s in set(spices)):
                     continue  # more than held: never fits (and would not fit its packed field)

@@ -15,6 +15,7 @@ import itertools
 from ..api import check_meal, meal_rules, rule_parameters
 from ..model.game import Game, Ingredient, Meal, Player
 from ..stages.runner import run_stages
+from .work import PLAN_BUDGET, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class Plan:
         self.stars = stars
         self.optimal = optimal
         self.nodes = 0  # meals checked by the search
+        self.steps = 0  # the work the plan took (see .work)
         used_ingredients: Counts = {}
         used_spices: Counts = {}
         used_tokens: Counts = {}
@@ -103,10 +105,18 @@ class Scorer:
         self.params = rule_parameters(rs, question.table, question.owned)
         self.rules = meal_rules(self.params)  # what check_meal reads of them, read once
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
-        self.cache: dict[Any, int] = {}
-        self.baseline = self.game_stars(())
+        self.cache: dict[Any, tuple[int, int]] = {}  # a plan's meals -> (stars, effect steps of its run)
+        self.baseline = self.game_stars((), Work())
 
-    def game_stars(self, meals: tuple[PlannedMeal, ...]) -> int:
+    def game_stars(self, meals: tuple[PlannedMeal, ...], work: Work, key: Any = None) -> int:
+        """The player's stars in a game of these meals; the run is charged to ``work`` (once per
+        ``key`` when given: see :meth:`Work.run`)."""
+        stars, steps = self.run(meals)
+        work.run(("game", key) if key is not None else object(), steps)
+        return stars
+
+    def run(self, meals: tuple[PlannedMeal, ...]) -> tuple[int, int]:
+        """(the player's stars, the effect steps taken) of a game of these meals."""
         q = self.q
         player = Player(q.name, 0)
         player.owned = q.owned
@@ -121,13 +131,17 @@ class Scorer:
         )
         game.meals = {r: (served if r == q.target else ()) for r in self.rounds}
         run_stages(game, "<plan>")
-        return player.stars
+        return player.stars, game.steps
 
-    def stars(self, meals: tuple[PlannedMeal, ...]) -> int:
+    def stars(self, meals: tuple[PlannedMeal, ...], work: Work) -> int:
+        """The stars the plan's meals earn (remembered per table; charged to ``work`` once per plan)."""
         key = tuple(sorted((m.card.id, _meal_key(m)) for m in meals))
-        if key not in self.cache:
-            self.cache[key] = self.game_stars(meals) - self.baseline
-        return self.cache[key]
+        found = self.cache.get(key)
+        if found is None:
+            stars, steps = self.run(meals)
+            found = self.cache[key] = (stars - self.baseline, steps)
+        work.run(key, found[1])
+        return found[0]
 
 
 def _meal_key(meal: PlannedMeal) -> tuple[Any, ...]:
@@ -142,6 +156,7 @@ class _Search:
         self.q = question
         self.scorer = Scorer(question)
         self.params = self.scorer.params
+        self.work = Work(UNBOUNDED)  # the reference search is bounded by ``limit`` alone
         self.limit = limit
         self.nodes = 0
         self.cut = False
@@ -242,7 +257,7 @@ class _Search:
                     yield [Ingredient(kind, value, combo), *tail]
 
     def judge(self, chosen: tuple[PlannedMeal, ...], ingredients: Counts, spices: Counts, tokens: Counts) -> None:
-        stars = self.scorer.stars(chosen)
+        stars = self.scorer.stars(chosen, self.work)
         unused = sum(value * n for (_, value), n in ingredients.items())
         spent = sum(self.q.tokens.values()) - sum(tokens.values())
         key = (stars, unused, -spent, sum(spices.values()))
@@ -251,28 +266,80 @@ class _Search:
 
 
 EFFORTS = ("exact", "fast")
+UNBOUNDED = 10**18  # the work budget of the reference searches (bounded by their meal limit)
 
 
-def plan_round(question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT) -> Plan:
+def plan_round(
+    question: Question, *, effort: str = "exact", limit: int = NODE_LIMIT, budget: int = PLAN_BUDGET
+) -> Plan:
     """The plan for a challenge round that earns the most stars; ties to the most ingredient
     value left unused, then to fewer tokens spent, then to more spices left.
 
     ``effort="exact"`` proves its plan best (``optimal``) unless ``limit`` meals were checked
     first; ``effort="fast"`` (for simulations) judges a few hundred meals per card at most and
     is proved best only when that was all of them. Both give only plans the engine accepts.
+    Either stops within ``budget`` steps of work (see :mod:`.work`) with the best plan found,
+    not proved best. Tokens beyond what the round's meals can fill are left out of the
+    search (see :func:`folded`): they are left over, and the plan is then not proved best.
     """
     _check_round(question)
+    if effort not in EFFORTS:
+        from ..errors import CritterError
+
+        raise CritterError(f"unknown effort {effort!r}; use one of {', '.join(EFFORTS)}")
+    asked = folded(question)
     if effort == "exact":
         from .exact import plan_round_fast_exact
 
-        return plan_round_fast_exact(question, limit=limit)
-    if effort == "fast":
+        plan = plan_round_fast_exact(asked, limit=limit, budget=budget)
+        if not plan.optimal and plan.steps < budget and limit >= NODE_LIMIT:
+            # Cut short by its work (not by a meal limit asked for), the exact search has seen the
+            # smallest meals only: the fast effort's plan, from the work left, may be better (the
+            # better of the two is the answer).
+            from .exact import plan_round_quick
+
+            quick = plan_round_quick(asked, budget=budget - plan.steps)
+            quick.steps += plan.steps
+            if _order(quick) > _order(plan):
+                quick.optimal = False
+                plan = quick
+            else:
+                plan.steps = quick.steps
+    else:
         from .exact import plan_round_quick
 
-        return plan_round_quick(question)
-    from ..errors import CritterError
+        plan = plan_round_quick(asked, budget=budget)
+    if asked is question:
+        return plan
+    whole = Plan(question, plan.meals, plan.stars, False)  # what is left, of the whole pantry
+    whole.nodes, whole.steps = plan.nodes, plan.steps
+    return whole
 
-    raise CritterError(f"unknown effort {effort!r}; use one of {', '.join(EFFORTS)}")
+
+def _order(plan: Plan) -> tuple[int, int, int, int]:
+    """The plan order: stars, then value left unused, then fewer tokens spent, then more spices left."""
+    return (plan.stars, plan.unused_value, -plan.tokens_spent, len(plan.left_spices))
+
+
+def token_room(question: Question) -> int:
+    """The most tokens the round's meals can take as fillers: every requirement slot of every
+    card empty, ``tokens_per_missing_type`` tokens each (at least 1)."""
+    params = rule_parameters(question.ruleset, question.table, question.owned)
+    per_slot: int = params["tokens_per_missing_type"]
+    return max(1, sum(len(card.requires) for card in question.challenges) * max(1, per_slot))
+
+
+def folded(question: Question) -> Question:
+    """``question`` with each token count above :func:`token_room` lowered to it (``question``
+    itself when none is): a million soups are searched as the few the meals can fill with."""
+    room = token_room(question)
+    if all(n <= room for n in question.tokens.values()):
+        return question
+    from .pantry import Question
+
+    q = question
+    tokens = {name: min(n, room) for name, n in q.tokens.items()}
+    return Question(q.ruleset, q.target, q.challenges, q.table, q.name, q.owned, q.ingredients, q.spices, tokens)
 
 
 def _check_round(question: Question) -> None:
@@ -293,7 +360,7 @@ def plan_round_exhaustive(question: Question, *, limit: int = NODE_LIMIT) -> Pla
     (stars, *_), chosen = search.best
     meals = {m.card.id: m for m in chosen}
     for meal in chosen:
-        meal.stars = search.scorer.stars((meal,))
+        meal.stars = search.scorer.stars((meal,), search.work)
     plan = Plan(question, meals, stars, optimal=not search.cut)
     plan.nodes = search.nodes
     return plan

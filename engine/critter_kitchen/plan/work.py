@@ -1,0 +1,71 @@
+"""The work budget of one plan, so that no pantry and no card keeps the planner busy.
+
+A plan's work is counted in *steps*, as the effects of one game are (``dsl/budget.py``):
+every stage run the planner does costs the steps its effects took plus ``RUN_STEPS`` for
+the run itself, and the planner's own work is counted in the same unit, each part at
+about its cost in time against an effect step: a meal listed and judged costs
+``MEAL_STEPS``, a way of spicing an ingredient or a count of tokens tried ``ITEM_STEPS``,
+a partial plan visited by a search ``ITEM_STEPS``. A stage run whose result the planner
+remembers from an earlier plan at the same table is charged as if it ran again (once per
+plan), so whether a plan ends within its budget never depends on what was planned before.
+
+Listing each card's meals may spend up to ``LISTING_SHARE`` of the budget (the listing
+then stops, as at the meal limit, and the meals listed are combined); past the whole
+budget the search stops (:class:`OverBudget`) and the best plan found so far is the
+answer, with ``"optimal": false``. A few stage runs to report that plan are allowed past
+the budget (each one is held to the game's own effect budget).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+PLAN_BUDGET: Final = 20_000_000  # steps one plan may take (see README "Limits and trust")
+RUN_STEPS: Final = 300  # one stage run, besides its effects' steps: building the game, running each stage
+MEAL_STEPS: Final = 30  # one meal listed and judged (check_meal)
+ITEM_STEPS: Final = 3  # one spicing or token count tried, one partial plan visited
+LISTING_SHARE: Final = 2  # listing the meals stops past 1/LISTING_SHARE of the budget
+
+
+class OverBudget(Exception):
+    """The plan's work passed its budget: the search stops and answers with the best plan found."""
+
+
+class Work:
+    """The steps one plan has taken, against its budget (one per plan: never shared by two)."""
+
+    def __init__(self, limit: int = PLAN_BUDGET) -> None:
+        self.steps = 0
+        self.limit = limit
+        self.listing = limit // LISTING_SHARE  # listing meals stops past this
+        self.over = False  # True once the budget was passed (the plan is then not proved best)
+        self.finishing = False  # the search has ended: the runs that report its plan are not stopped
+        self.charged: set[Any] = set()  # the remembered stage runs charged to this plan already
+
+    def spend(self, steps: int) -> None:
+        """Charge ``steps``; past the budget, stop the search (:class:`OverBudget`)."""
+        self.steps += steps
+        if self.steps > self.limit and not self.finishing:
+            self.over = True
+            raise OverBudget
+
+    def listing_done(self) -> bool:
+        """Whether listing meals has used its share of the budget (the listing then stops)."""
+        if self.steps > self.listing:
+            self.over = True
+            return True
+        return False
+
+    def run(self, key: Any, steps: int) -> None:
+        """Charge a stage run of ``steps`` effect steps, once per plan for each ``key`` (a run
+        remembered by the table is charged to each plan that uses it, as if it ran again)."""
+        if key in self.charged:
+            return
+        self.charged.add(key)
+        self.spend(RUN_STEPS + steps)
+
+    def finish(self) -> None:
+        """The search has ended: the stage runs reporting its plan are let through."""
+        self.finishing = True
