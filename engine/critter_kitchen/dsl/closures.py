@@ -1131,7 +1131,7 @@ def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Node | None, v
     game.steps += len(players)  # bounded by the awards' own limit, so no check of the budget here
     if len(game.awards) + len(players) > MAX_AWARDS:
         raise EvaluationError(too_many_awards(f))
-    game.award_all(f, players, stars, why_of.run(f) if why_of is not None else f.card.name, value)
+    game.award_all(f.stage, f.card, players, stars, why_of.run(f) if why_of is not None else f.card.name, value)
 
 
 _BUILDERS: dict[str, Callable[..., Node]] = {
