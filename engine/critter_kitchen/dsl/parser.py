@@ -16,6 +16,7 @@ from lark.lark import PostLex
 
 from .. import cache
 from . import nodes as n
+from .registry import KEYWORDS, STATEMENTS
 
 MAX_DEPTH = 40  # how deeply expressions and blocks may nest
 MAX_DIGITS = 12  # longest number literal
@@ -118,8 +119,6 @@ def _lark() -> Lark:
     cache.store_pickled(name, buffer.getvalue())
     return parser
 
-
-KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "elif", "else", "pass")
 
 _WORDS = {
     "NAME": "a name",
@@ -279,7 +278,7 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
         return "use '==' to compare; '=' only follows 'let NAME'"
     if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
         return "unclosed parenthesis"
-    if kind == "NAME" and value not in KEYWORDS and expected & {"AWARD", "LET", "SET", "FOR", "IF"}:
+    if kind == "NAME" and value not in KEYWORDS and expected & _STATEMENT_STARTS:
         guess = difflib.get_close_matches(value, KEYWORDS, n=1)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
         return f"unknown statement '{value}'{hint}"
@@ -289,6 +288,11 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     words = sorted(_word(t) for t in expected if not t.startswith("__"))
     shown = ", ".join(words[:6]) + (", ..." if len(words) > 6 else "")
     return f"unexpected {_describe(kind, value)}; expected {shown}"
+
+
+# The terminals a statement starts with: each statement's first keyword (the grammar names
+# each keyword's terminal by the word in capitals).
+_STATEMENT_STARTS = frozenset(s.keywords[0].upper() for s in STATEMENTS.values())
 
 
 def _previous_word(text: str, token: Token) -> str:
