@@ -116,8 +116,14 @@ def build(op: Op) -> Node:
             return agg.build(build, agg, source, element, condition, slot)  # type: ignore[no-any-return]
         case ("modify", name, how, args, value):  # set, add or multiply
             return STATEMENTS[how].build(build, FUNCTIONS[name], how, args, value)  # type: ignore[no-any-return]
-        case ("award" | "let" | "for" | "if" as kind, *fields):
-            return STATEMENTS[kind].build(build, *fields)  # type: ignore[no-any-return]
+        case ("award", amount, target, reason):
+            return STATEMENTS["award"].build(build, amount, target, reason)  # type: ignore[no-any-return]
+        case ("let", slot, value):
+            return STATEMENTS["let"].build(build, slot, value)  # type: ignore[no-any-return]
+        case ("for", slot, source, body):
+            return STATEMENTS["for"].build(build, slot, source, body)  # type: ignore[no-any-return]
+        case ("if", condition, then, orelse):
+            return STATEMENTS["if"].build(build, condition, then, orelse)  # type: ignore[no-any-return]
         case ("seq", steps):
             return nodes.seq_node(build, steps)
         case ("const", value):
@@ -182,7 +188,7 @@ def parameters_read(op: Any) -> set[str]:
         match part:
             case ("param", str(name)):
                 found.add(name)
-            case ("award", *_):
+            case ("award", _, _, _):
                 found.update(STATEMENTS["award"].reads_params)
     return found
 
@@ -193,7 +199,7 @@ def state_written(op: Any) -> set[str]:
     found: set[str] = set()
     for part in op_parts(op):
         match part:
-            case ("award", *_):
+            case ("award", _, _, _):
                 found.add(STARS)
             case ("modify", str(name), _, _, _) if name in FUNCTIONS:
                 found.update(FUNCTIONS[name].reads_state)
