@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critter_kitchen import load_ruleset
-from critter_kitchen.dsl.closures import Compiled, derived_from
+from critter_kitchen.dsl.program import Compiled, derived_from
 from critter_kitchen.errors import InputError
 from critter_kitchen.loading.yamlpos import read_text
 

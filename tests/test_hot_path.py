@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critter_kitchen import load_ruleset
-from critter_kitchen.dsl.closures import Frame, build
+from critter_kitchen.dsl.frame import Frame
+from critter_kitchen.dsl.program import build
 from critter_kitchen.dsl.registry import FUNCTIONS
 from critter_kitchen.model.game import Game, Ingredient, Player
 from critter_kitchen.model.meals import (

@@ -35,7 +35,7 @@ from test_speed_paths import PACKS, random_record, record_without
 from critter_kitchen import InputError, load_ruleset
 from critter_kitchen.api import packs_for, removable_cards, score_without, score_without_meals
 from critter_kitchen.dsl import registry
-from critter_kitchen.dsl.closures import Frame
+from critter_kitchen.dsl.frame import Frame
 from critter_kitchen.loading.records import read_record
 from critter_kitchen.report.json import json_text, result_json
 from critter_kitchen.report.text import result_text

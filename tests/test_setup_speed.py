@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from critter_kitchen import load_ruleset
 from critter_kitchen.api import packs_for
-from critter_kitchen.dsl.closures import Frame, build
+from critter_kitchen.dsl.frame import Frame
+from critter_kitchen.dsl.program import build
 from critter_kitchen.loading.records import read_record
 from critter_kitchen.model.game import Game, Player
 from critter_kitchen.model.meals import table_parameters

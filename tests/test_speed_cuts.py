@@ -23,16 +23,14 @@ def test_deal_numbers_come_back_from_a_pickle() -> None:
 def test_awards_reach_the_stars_when_the_hook_point_settles() -> None:
     # One unsettled entry per award statement: each player named gets the stars once per
     # time named, in total and for the stage, and nothing before settling.
-    from critter_kitchen.dsl.closures import Frame
     from critter_kitchen.model.game import Player
 
     rules = load_ruleset()
     card = next(iter(rules.cards.values()))
     ann, bo = Player("Ann", 0), Player("Bo", 1)
     game = Game(rules, (ann, bo), {}, {})
-    frame = Frame(game, card, "tally", None, 0)
-    game.award_all(frame, (ann, bo), 3, "why", 7)
-    game.award_all(frame, (bo, bo), 2, "why", None)
+    game.award_all("tally", card, (ann, bo), 3, "why", 7)
+    game.award_all("tally", card, (bo, bo), 2, "why", None)
     assert (ann.stars, bo.stars) == (0, 0)
     game.settle_awards()
     assert (ann.stars, bo.stars) == (3, 7)

@@ -1,6 +1,6 @@
 """A program's nodes: the shapes with nodes of their own give what the plain node of their op gives.
 
-``dsl/closures.py`` builds each op into a node; common shapes (a registry call on variables
+``dsl/program.py`` builds each op into a node (``dsl/run_nodes.py``); common shapes (a registry call on variables
 or constants, an attribute read, a comparison with a constant, a count without a condition,
 an award to a highest...) get nodes of their own. Here every program is built a second way,
 each op into the one plain node of its kind, and the golden games and random games must
@@ -26,10 +26,12 @@ from hypothesis import strategies as st
 from critter_kitchen import load_ruleset
 from critter_kitchen.api import packs_for
 from critter_kitchen.cli import main
-from critter_kitchen.dsl import closures as c
+from critter_kitchen.dsl import run_nodes as c
 from critter_kitchen.dsl.changes import Change
-from critter_kitchen.dsl.closures import Compiled, Frame, Node, build, show, steps_of
+from critter_kitchen.dsl.frame import Frame
+from critter_kitchen.dsl.program import Compiled, build
 from critter_kitchen.dsl.registry import FUNCTIONS
+from critter_kitchen.dsl.run_nodes import Node, show, steps_of
 from critter_kitchen.loading.records import read_record
 from critter_kitchen.model.ruleset import Ruleset
 from critter_kitchen.report.json import result_json
@@ -108,7 +110,10 @@ def _plain_aggregate(func: str, source: Any, element: Any, condition: Any, slot:
         return c._Count(src, cond, slot, cost)
     if func in ("any", "all"):
         return c._Decide(src, elem, cond, slot, cost, func == "any")
-    return c._Values(src, elem, cond, slot, cost, c._REDUCERS[func])
+    return c._Values(src, elem, cond, slot, cost, REDUCERS[func])
+
+
+REDUCERS = {"sum": c.sum_of, "max": c.max_of, "min": c.min_of, "each": tuple}
 
 
 def node_types(node: Any) -> set[type]:

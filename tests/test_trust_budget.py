@@ -86,7 +86,7 @@ def test_a_costly_card_that_stays_within_the_budget_is_scored():
 
 
 def test_steps_count_every_part_of_a_statement_and_the_larger_branch():
-    from critter_kitchen.dsl.closures import steps_of
+    from critter_kitchen.dsl.run_nodes import steps_of
 
     let = ("let", 0, ("arith", "+", ("const", 1), ("const", 2)))
     assert steps_of(let) == 4

@@ -4,7 +4,7 @@ A *step* is one part of a statement evaluated (one node of its ops), one item of
 or an aggregate, one player awarded, or one item of a long list walked inside a function
 (a list shown in a reason, the cards searched by ``in_play``, a long ``bands`` table).
 A loop charges its items times the steps of its body before it runs them
-(``closures.steps_of``), so counting costs one addition per loop, not per statement, and
+(``run_nodes.steps_of``), so counting costs one addition per loop, not per statement, and
 a game over the budget stops before the work is done. Real games take a few thousand
 steps (``tools/bench_worst_card.py`` measures them); at the budget the costliest valid
 card yet written takes a few hundred milliseconds.
@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from .closures import Frame
+    from .frame import Frame
 
 STEP_BUDGET: Final = 200_000  # steps all effects of one game may take together
 MAX_AWARDS: Final = 10_000  # awards of one game (each is kept in memory); real games make about a hundred

@@ -9,13 +9,13 @@ of its multiplies. Each layer commutes, so the order the effects ran in cannot s
 
 from __future__ import annotations
 
-from .closures import bounded
+from .frame import bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .registry import Function
+    from .entries import Function
 
 
 class Change:

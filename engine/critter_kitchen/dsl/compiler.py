@@ -1,8 +1,8 @@
-"""Type-check the syntax tree and write it out as ops, from which closures are built.
+"""Type-check the syntax tree and write it out as ops, from which the nodes scoring runs are built.
 
 The checker walks the tree once, at load time, and reports every problem with its
-position. What it emits are ops: nested tuples of plain data that ``closures.py`` turns
-into the Python closures scoring calls. No parse tree is walked at scoring time.
+position. What it emits are ops: nested tuples of plain data that ``program.build`` turns
+into the nodes (``run_nodes.py``) scoring runs. No parse tree is walked at scoring time.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from typing import Any
 from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
-from .closures import Compiled, bounded
-from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, INSTEAD, RANKING
+from .frame import bounded
+from .program import Compiled
+from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, INSTEAD
 
 Op = tuple[Any, ...]
 NOTHING: Op = ("seq", ())  # what a statement with a problem compiles to; it never runs
@@ -233,7 +234,7 @@ class _Compiler:
                 return self.error(e.pos, f"'{e.func}' takes one list, got {len(e.args)} arguments")
             var = "_item"
             comp = n.Comprehension(e.pos, e.func, n.Name(e.pos, var), var, e.pos, e.args[0], None)
-            if e.func in RANKING:
+            if AGGREGATES[e.func].ranks:
                 return self.error(e.pos, f"'{e.func}' needs the form {e.func}(NUMBER for NAME in LIST)")
             return self.expr_comprehension(comp, scope, expected)
         return self.call(e, scope)
@@ -269,7 +270,7 @@ class _Compiler:
         elem_type, elem = self.expr(e.element, inner, None if agg.element == t.ANY else agg.element)
         cond = self.expr(e.condition, inner, t.BOOL)[1] if e.condition is not None else None
         returns = {"each": t.list_of(elem_type), "any": t.BOOL, "all": t.BOOL}.get(e.func, t.INT)
-        if e.func in RANKING:
+        if agg.ranks:
             returns = t.list_of(item_type)
         return returns, ("agg", e.func, source, elem, cond, slot)
 

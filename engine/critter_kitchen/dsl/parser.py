@@ -10,12 +10,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
-from lark.indenter import DedentError, Indenter
+from lark import Lark, Token, Transformer_NonRecursive, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lark import PostLex
 
 from .. import cache
 from . import nodes as n
+from .registry import KEYWORDS, STATEMENTS
 
 MAX_DEPTH = 40  # how deeply expressions and blocks may nest
 MAX_DIGITS = 12  # longest number literal
@@ -35,33 +36,62 @@ class SyntaxProblem(Exception):
         self.width = width
 
 
-class _Indenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR"]
-    CLOSE_PAREN_types = ["RPAR"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
+BAD_DEDENT = "_BAD_DEDENT"  # a token no rule takes: indentation back to no enclosing block's level
+
+
+class _Indentation(PostLex):
+    """Python-style blocks: ``_INDENT`` and ``_DEDENT`` tokens from the indentation after each
+    line break (as lark's ``Indenter`` makes them), outside parentheses.
+
+    Keeps no state of its own: each parse's indentation lives in its own call of
+    :meth:`process`, so one parser serves parses in several threads, and the parses of
+    quoted text's ``{expr}`` parts made while the enclosing text is being read.
+    """
+
+    always_accept = ("_NL",)  # the contextual lexer must always see line breaks
+    TAB_LEN = 4
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        # Quoted text parses its {expr} parts while the enclosing text is being parsed,
-        # with this same instance: keep the enclosing parse's indentation state intact.
-        saved = (self.paren_level, list(self.indent_level)) if hasattr(self, "indent_level") else None
-        try:
-            yield from super().process(stream)  # type: ignore[no-untyped-call]
-        finally:
-            if saved is not None:
-                self.paren_level, self.indent_level = saved
+        parens = 0
+        levels = [0]
+        token = None
+        for token in stream:
+            kind = token.type
+            if kind == "_NL":
+                if parens == 0:
+                    yield token
+                    spaces = token.rsplit("\n", 1)[1]  # the next line's tabs and spaces
+                    indent = spaces.count(" ") + spaces.count("\t") * self.TAB_LEN
+                    if indent > levels[-1]:
+                        levels.append(indent)
+                        yield Token.new_borrow_pos("_INDENT", spaces, token)
+                    else:
+                        while indent < levels[-1]:
+                            levels.pop()
+                            yield Token.new_borrow_pos("_DEDENT", spaces, token)
+                        if indent != levels[-1]:  # the parser stops at this token, as at any it cannot take
+                            yield Token.new_borrow_pos(BAD_DEDENT, spaces, token)
+            else:
+                yield token
+                if kind == "LPAR":
+                    parens += 1
+                elif kind == "RPAR":
+                    parens -= 1
+        while len(levels) > 1:
+            levels.pop()
+            yield Token.new_borrow_pos("_DEDENT", "", token) if token else Token("_DEDENT", "", 0, 0, 0, 0, 0, 0)
 
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    """The parser, with the syntax-tree builder run during parsing (no parse tree is kept).
+    """The parser: text to lark's parse tree. It keeps no state between parses (a fresh
+    :class:`_ToAst` makes the syntax tree of each), so any number of threads share it.
 
     Building the LALR tables with strict checks takes a noticeable part of a second, so
     the built parser is cached on disk, keyed by the grammar and the lark version. The
     tables lark saves are plain data (dicts, lists, text, numbers), so the entry is read
-    admitting no class at all, after its MAC holds (:func:`critter_kitchen.cache.load`).
+    admitting no class at all, after its MAC holds (:func:`critter_kitchen.cache.load`);
+    the postlexer, which is code, is not saved but given to the loaded parser.
     """
     import lark
 
@@ -71,27 +101,24 @@ def _lark() -> Lark:
     data = cache.load(name, admitted=())
     if isinstance(data, dict):
         try:
-            loaded = Lark.__new__(Lark)  # Lark.load() takes no options; _load() is what lark's own cache uses
-            return loaded._load(data, transformer=_BUILDER, postlex=_Indenter())
+            data["data"]["options"]["postlex"] = _Indentation()
+            return Lark.load(data)  # a dict, not a file: lark unpickles nothing itself
         except Exception:  # noqa: BLE001 - an entry of another lark only costs a rebuild
             pass
     parser = Lark(
         grammar,
         parser="lalr",
         strict=True,
-        postlex=_Indenter(),
+        postlex=_Indentation(),
         start=["program", "expr"],
         maybe_placeholders=True,
-        transformer=_BUILDER,
     )
     buffer = io.BytesIO()
     # strict checks ran while building; a loaded copy need not repeat them
-    parser.save(buffer, exclude_options=("transformer", "postlex", "strict"))
+    parser.save(buffer, exclude_options=("postlex", "strict"))
     cache.store_pickled(name, buffer.getvalue())
     return parser
 
-
-KEYWORDS = ("award", "let", "set", "add", "multiply", "for", "if", "elif", "else", "pass")
 
 _WORDS = {
     "NAME": "a name",
@@ -131,23 +158,31 @@ def parse_expr(text: str, locate: Locate) -> n.Expr:
 
 def _parse(text: str, start: str, locate: Locate) -> n.Node:
     _check_parentheses(text, locate)
-    parser = _lark()  # built first: building it may parse nothing, but must not see a half-set builder
-    saved = _BUILDER.locate, _BUILDER.depths  # quoted text parses its {expr} parts re-entrantly
-    _BUILDER.locate, _BUILDER.depths = locate, {}
     try:
-        return parser.parse(text, start=start)  # type: ignore[return-value]
-    except UnexpectedInput as e:
-        raise _syntax_problem(e, text, locate) from None
+        try:
+            tree = _lark().parse(text, start=start)
+        except UnexpectedInput as e:
+            _build_reduced(e, locate)
+            if isinstance(e, UnexpectedToken) and e.token.type == BAD_DEDENT:
+                fline, fcol = locate(_bad_dedent(text), 1)
+                raise SyntaxProblem("this line's indentation matches no enclosing block", fline, fcol) from None
+            raise _syntax_problem(e, text, locate) from None
+        return _ToAst(locate).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, SyntaxProblem):
             raise e.orig_exc from None
         raise
-    except DedentError:
-        line = _bad_dedent(text)
-        fline, fcol = locate(line, 1)
-        raise SyntaxProblem("this line's indentation matches no enclosing block", fline, fcol) from None
-    finally:
-        _BUILDER.locate, _BUILDER.depths = saved
+
+
+def _build_reduced(e: UnexpectedInput, locate: Locate) -> None:
+    """Build what the parser had read before it stopped at a syntax error, so that a problem
+    found building it (a number too large, nesting too deep, a bad ``{expr}`` in quoted
+    text) is the one reported when it comes first in the text, as the parser met it."""
+    interactive = getattr(e, "interactive_parser", None)
+    state = getattr(interactive, "parser_state", None)
+    for value in getattr(state, "value_stack", ()):
+        if isinstance(value, Tree):
+            _ToAst(locate).transform(value)
 
 
 def _bad_dedent(text: str) -> int:
@@ -243,7 +278,7 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
         return "use '==' to compare; '=' only follows 'let NAME'"
     if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
         return "unclosed parenthesis"
-    if kind == "NAME" and value not in KEYWORDS and expected & {"AWARD", "LET", "SET", "FOR", "IF"}:
+    if kind == "NAME" and value not in KEYWORDS and expected & _STATEMENT_STARTS:
         guess = difflib.get_close_matches(value, KEYWORDS, n=1)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
         return f"unknown statement '{value}'{hint}"
@@ -253,6 +288,11 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     words = sorted(_word(t) for t in expected if not t.startswith("__"))
     shown = ", ".join(words[:6]) + (", ..." if len(words) > 6 else "")
     return f"unexpected {_describe(kind, value)}; expected {shown}"
+
+
+# The terminals a statement starts with: each statement's first keyword (the grammar names
+# each keyword's terminal by the word in capitals).
+_STATEMENT_STARTS = frozenset(s.keywords[0].upper() for s in STATEMENTS.values())
 
 
 def _previous_word(text: str, token: Token) -> str:
@@ -277,13 +317,18 @@ def _pos(locate: Locate, token: Token) -> n.Pos:
     return n.Pos(line, col, max(1, len(str(token))))
 
 
-class _ToAst(Transformer[Token, n.Node]):
-    """Builds :mod:`nodes` from lark's tree, translating positions to the file."""
+class _ToAst(Transformer_NonRecursive[Token, n.Node]):
+    """Builds :mod:`nodes` from lark's tree of one parse, translating positions to the file.
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.locate: Locate = lambda line, col: (line, col)
-        self.depths: dict[int, tuple[Any, int]] = {}  # per parse: node id -> (node, nesting depth)
+    One for each parse. Not recursive: a deep tree gets its nesting problem, not Python's
+    recursion limit. Nodes are built in the order lark reduced their rules (left to right,
+    children first).
+    """
+
+    def __init__(self, locate: Locate) -> None:
+        super().__init__(visit_tokens=False)
+        self.locate = locate
+        self.depths: dict[int, tuple[Any, int]] = {}  # node id -> (node, nesting depth)
 
     def check_depth(self, children: tuple[Any, ...], pos: n.Pos) -> None:
         if max((self.depth(c) for c in children), default=0) > MAX_DEPTH:
@@ -421,9 +466,6 @@ class _ToAst(Transformer[Token, n.Node]):
         func, _l, element, _for, var, _in, source, _if, cond, _r = c
         self.check_depth((element, source), self.p(func))
         return n.Comprehension(self.p(func), str(func), element, str(var), self.p(var), source, cond)
-
-
-_BUILDER = _ToAst()
 
 
 def _shifted(locate: Locate, line: int, offset: int) -> Locate:

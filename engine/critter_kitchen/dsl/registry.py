@@ -1,15 +1,20 @@
-"""The vocabulary of the effect language, each entry declared once.
+"""The vocabulary of the effect language, each entry declared once, with its behaviour.
 
-The type checker, the compiler, the card-text renderer and the README reference all
-read these tables; nothing else lists what the language contains.
+The parser (its keywords), the type checker, the compiler, the node builder, the
+card-text renderer and the README reference all read these tables; nothing else lists
+what the language contains. Each entry carries what it does (``entries.py``): a
+function its impl and the builder of its node, an aggregate and a statement the builder
+of theirs.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
 
+from . import run_nodes as nodes
 from . import types as t
 from .budget import FREE_WALK, charge, spend
+from .entries import Aggregate, Function, Statement
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,52 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.game import Meal, Player
-    from .closures import Frame
-
-
-class Function:
-    __slots__ = (
-        "name",
-        "params",
-        "returns",
-        "doc",
-        "phrase",
-        "impl",
-        "setter",
-        "needs_owner",
-        "reads",
-        "sees_cards",
-        "reads_params",
-        "reads_state",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        params: tuple[tuple[str, str], ...],
-        returns: str,
-        doc: str,
-        phrase: str,  # plain-English rendering; {name} stands for each argument
-        impl: Callable[..., Any],  # impl(frame, *args)
-        setter: Callable[..., None] | None = None,  # setter(frame, value, *args) for set/add/multiply
-        needs_owner: bool = False,
-        reads: str | None = None,  # an attribute path: what the function reads of its argument (or frame)
-        sees_cards: bool = False,  # whether it tells which cards are in play (rescoring must not reuse it)
-        reads_params: tuple[str, ...] = (),  # the rule parameters its impl reads of the game
-        reads_state: tuple[str, ...] = (),  # what of STATE its impl reads (rescoring replays what reads none)
-    ) -> None:
-        self.name = name
-        self.params = params
-        self.returns = returns
-        self.doc = doc
-        self.phrase = phrase
-        self.impl = impl
-        self.setter = setter
-        self.needs_owner = needs_owner
-        self.reads = reads
-        self.sees_cards = sees_cards
-        self.reads_params = reads_params
-        self.reads_state = reads_state
+    from .frame import Frame
 
 
 # The parts of a game that a program reads and that can differ between two runs of one
@@ -78,29 +38,6 @@ STARS = "stars"
 QUALITY = "quality"
 MEALS = "meals"
 STATE = (STARS, QUALITY, MEALS)
-
-
-class Aggregate:
-    __slots__ = ("name", "element", "doc", "phrase", "plain")
-
-    def __init__(self, name: str, element: str, doc: str, phrase: str, plain: str = "") -> None:
-        self.name = name
-        self.element = element  # type the element expression must have (ANY: any)
-        self.doc = doc
-        # English for the comprehension form: {elem}, {var} and {source} stand for the parts,
-        # {such} for " such that COND" and {among} for " among those such that COND", or nothing.
-        self.phrase = phrase
-        self.plain = plain  # English for the plain-list form, as in count(served(p)); {source}: the list
-
-
-class Statement:
-    __slots__ = ("name", "syntax", "doc", "phrase")
-
-    def __init__(self, name: str, syntax: str, doc: str, phrase: str) -> None:
-        self.name = name
-        self.syntax = syntax
-        self.doc = doc
-        self.phrase = phrase
 
 
 FUNCTIONS: dict[str, Function] = {}
@@ -135,6 +72,7 @@ def _fn(
             sees_cards,
             reads_params,
             reads_state,
+            build=nodes.read_node if reads is not None else nodes.call_node,
         )
         return impl
 
@@ -154,7 +92,7 @@ def _attribute(
 ) -> None:
     """A function that reads an attribute path of its one argument, or of the frame when it has none.
 
-    The closures read it with ``operator.attrgetter``, without a Python call of their own.
+    Its nodes read it with ``operator.attrgetter``, without a Python call of their own.
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
@@ -439,6 +377,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "sum of the numbers (0 if none)",
             "the total of {elem} over each {var} in {source}{such}",
             "the total of {source}",
+            build=nodes.values_node(nodes.sum_of),
         ),
         Aggregate(
             "count",
@@ -446,6 +385,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "how many items there are",
             "the number of {var} in {source}{such}",
             "the number of items in {source}",
+            build=nodes.count_node,
         ),
         Aggregate(
             "max",
@@ -453,6 +393,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "the largest number (0 if none)",
             "the largest {elem} for any {var} in {source}{such}",
             "the largest number in {source}",
+            build=nodes.values_node(nodes.max_of),
         ),
         Aggregate(
             "min",
@@ -460,6 +401,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "the smallest number (0 if none)",
             "the smallest {elem} for any {var} in {source}{such}",
             "the smallest number in {source}",
+            build=nodes.values_node(nodes.min_of),
         ),
         Aggregate(
             "any",
@@ -467,6 +409,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "whether at least one is true",
             "for at least one {var} in {source}{such}, {elem}",
             "at least one of {source} holds",
+            build=nodes.decide_node(True),
         ),
         Aggregate(
             "all",
@@ -474,6 +417,7 @@ AGGREGATES: dict[str, Aggregate] = {
             "whether all are true (true if none)",
             "for every {var} in {source}{such}, {elem}",
             "every one of {source} holds",
+            build=nodes.decide_node(False),
         ),
         Aggregate(
             "each",
@@ -481,23 +425,28 @@ AGGREGATES: dict[str, Aggregate] = {
             "the items themselves, as a list (with 'if': those that pass)",
             "each {var} in {source}{such}",
             "each item in {source}",
+            build=nodes.each_node,
         ),
         Aggregate(
             "highest",
             t.INT,
             "the items with the highest number; all tied items are included",
             "every {var} in {source} with the highest {elem}{among}",
+            build=nodes.ranked_node(True),
+            ranks=True,
         ),
         Aggregate(
             "lowest",
             t.INT,
             "the items with the lowest number; all tied items are included",
             "every {var} in {source} with the lowest {elem}{among}",
+            build=nodes.ranked_node(False),
+            ranks=True,
         ),
     )
 }
 # highest/lowest return the loop items, so they need the comprehension form.
-RANKING = ("highest", "lowest")
+RANKING = tuple(a.name for a in AGGREGATES.values() if a.ranks)
 
 STATEMENTS: dict[str, Statement] = {
     s.name: s
@@ -508,41 +457,58 @@ STATEMENTS: dict[str, Statement] = {
             "give N stars to a player or to every player in a list; 0 or fewer gives nothing; "
             "a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
             "give {amount} to {target}{reason}",
+            build=nodes.award_node,
+            reads_params=("friendly_ties",),
         ),
-        Statement("let", "let NAME = EXPR", "name a value for the rest of the block", "let {name} be {value}"),
+        Statement(
+            "let",
+            "let NAME = EXPR",
+            "name a value for the rest of the block",
+            "let {name} be {value}",
+            build=nodes.let_node,
+        ),
         Statement(
             "set",
             "set quality(P, T) to EXPR",
             "give a settable value a new value when the hook point ends (before its adds and multiplies)",
             "set {target} to {value}",
+            build=nodes.modify_node,
         ),
         Statement(
             "add",
             "add EXPR to quality(P, T)",
             "add to a settable value when the hook point ends (after its sets, before its multiplies)",
             "add {value} to {target}",
+            build=nodes.modify_node,
         ),
         Statement(
             "multiply",
             "multiply quality(P, T) by EXPR",
             "multiply a settable value when the hook point ends (after its sets and adds)",
             "multiply {target} by {value}",
+            build=nodes.modify_node,
         ),
         Statement(
             "for",
             "for NAME in LIST: BLOCK",
             "run the block once for each item of a list",
             "for each {var} in {source}:",
+            build=nodes.for_node,
         ),
         Statement(
             "if",
             "if CONDITION: BLOCK [elif CONDITION: BLOCK]... [else: BLOCK]",
             "run the block of the first condition that holds, or the 'else' block when none does",
             "if {cond}:",
+            build=nodes.if_node,
+            keywords=("if", "elif", "else"),
         ),
-        Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens"),
+        Statement("pass", "pass", "do nothing (an empty stage)", "nothing happens", build=nodes.seq_node),
     )
 }
+
+# Every word a statement is written with, in the order of the statements.
+KEYWORDS = tuple(word for s in STATEMENTS.values() for word in s.keywords)
 
 CONSTANTS: dict[str, tuple[str, Any, str]] = {
     "true": (t.BOOL, True, "the condition that always holds"),

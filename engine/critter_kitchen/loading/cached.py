@@ -11,7 +11,7 @@ every file of those packs (``pack.yaml``, card files, the pack's ``.json`` schem
 the engine's files and shipped schemas (by size and time), the Python version and the
 working folder (messages name files relative to it). A hit needs all of it unchanged,
 byte for byte, and gives back the checked ruleset (its compiled programs rebuild their
-closures from their ops as they unpickle) with the problems found. Entries are sealed
+nodes from their ops as they unpickle) with the problems found. Entries are sealed
 and checked by :mod:`critter_kitchen.cache`, which unpickles nothing whose MAC does not
 hold, and then only the ruleset's own classes (:data:`ENTRY_CLASSES`).
 
@@ -45,7 +45,7 @@ CACHE_FORMAT = 6  # 5: programs are unpickled unbuilt; 6: with what their ops te
 # the classes a pack entry may name; anything else in an entry is refused unread
 ENTRY_CLASSES = (
     "critter_kitchen.model.ruleset.*",
-    "critter_kitchen.dsl.closures.Compiled",
+    "critter_kitchen.dsl.program.Compiled",
     "critter_kitchen.errors.Problem",
 )
 

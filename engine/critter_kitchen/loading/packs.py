@@ -14,8 +14,8 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..dsl import types as t
-from ..dsl.closures import Compiled
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
+from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema

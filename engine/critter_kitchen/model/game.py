@@ -8,7 +8,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..dsl.closures import Frame
     from .ruleset import Card, Ruleset
 
 
@@ -206,14 +205,16 @@ class Game:
             for course, quality in zip(player.courses.values(), qualities, strict=True):
                 course.quality = quality
 
-    def award_all(self, frame: Frame, players: tuple[Player, ...], stars: int, reason: str, value: int | None) -> None:
-        """Give ``stars`` to each player; a tie for the highest value is friendly."""
+    def award_all(
+        self, stage: str, card: Card, players: tuple[Player, ...], stars: int, reason: str, value: int | None
+    ) -> None:
+        """Give ``stars`` to each player, by ``card`` at ``stage``; a tie for the highest value is friendly."""
         self._groups += 1
-        group, stage, card = self._groups, frame.stage, frame.card.id
+        group, card_id = self._groups, card.id
         tied = tuple(p.name for p in players) if value is not None and len(players) > 1 else ()
         awards = self.awards
         for player in players:
-            awards.append(Award(player.name, stage, stars, card, reason, value, group, tied))
+            awards.append(Award(player.name, stage, stars, card_id, reason, value, group, tied))
         self.unsettled.append((players, stars, stage))  # one entry a statement, not one an award
 
     def settle_awards(self) -> None:
@@ -235,7 +236,7 @@ class Game:
         """
         if self._in_play is not None:
             return self._in_play
-        cards = list(self.ruleset.scoring().rules_in_play)
+        cards: list[tuple[Card, Player | None]] = list(self.ruleset.scoring().rules_in_play)
         for round_cards in self.challenges.values():
             cards.extend((c, None) for c in round_cards)
         cards.extend((c, None) for c in self.table_cards)

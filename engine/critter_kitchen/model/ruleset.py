@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 
     Table = TypeVar("Table")
 
-    from ..dsl.closures import Compiled
-    from ..dsl.nodes import Expr, Program
-    from .game import Player
+    # What the effect language makes of a card's text; the model holds them, never reads them
+    # (the model knows nothing of the language): a syntax tree, and its compiled program.
+    Program = Any  # dsl.nodes.Program or dsl.nodes.Expr
+    Compiled = Any  # dsl.program.Compiled
 
 TIMINGS = ("before", "replace", "after")
 SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
@@ -82,7 +83,7 @@ class Stage(_Syntax):
 class TieBreak(_Syntax):
     __slots__ = ("label", "code")
 
-    def __init__(self, label: str, ast: Expr | bytes, code: Compiled | None = None) -> None:
+    def __init__(self, label: str, ast: Program | bytes, code: Compiled | None = None) -> None:
         super().__init__(ast)
         self.label = label
         self.code = code
@@ -264,7 +265,7 @@ class Scoring:
 
     def __init__(
         self,
-        rules_in_play: list[tuple[Card, Player | None]],
+        rules_in_play: list[tuple[Card, None]],  # the rules cards: no player owns one
         base_params: dict[str, Any],
         places: dict[str, tuple[int, Card, tuple[tuple[tuple[str, str], Compiled | None], ...]]],
         unverified: tuple[tuple[str, Any, str], ...],

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..dsl import nodes as n
 from ..dsl import types as t
-from ..dsl.registry import FUNCTIONS
+from ..dsl.registry import FUNCTIONS, RANKING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def _anyone_alone(target: object) -> bool:
     """``highest(X for p in players if C)`` or ``lowest(...)``: the only player when ``C`` holds."""
     return (
         isinstance(target, n.Comprehension)
-        and target.func in ("highest", "lowest")
+        and target.func in RANKING
         and (
             (isinstance(target.source, n.Name) and target.source.name == "players")
             or (isinstance(target.source, n.Call) and target.source.func == "players" and not target.source.args)

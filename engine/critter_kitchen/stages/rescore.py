@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
     from typing import Any
 
-    from ..dsl.closures import Compiled
+    from ..dsl.program import Compiled
     from ..model.game import Checkpoint
     from ..model.ruleset import Card, Ruleset
     from .runner import Holders, Hooks, HookTables

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..dsl.budget import charge
 from ..dsl.changes import ConflictingSet, apply_changes
-from ..dsl.closures import Frame
+from ..dsl.frame import Frame
 from ..errors import EvaluationError, InputError, Problem
 from ..model.ruleset import kind_ranks
 from ..values import Value
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Final
 
-    from ..dsl.closures import Compiled
+    from ..dsl.program import Compiled
     from ..model.game import Award, Game, Player
     from ..model.ruleset import Card, Stage
 

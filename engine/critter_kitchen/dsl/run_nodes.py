@@ -2,10 +2,12 @@
 
 The compiler (``compiler.py``) checks a syntax tree and writes the program out as nested
 tuples of plain data, its *ops*: ``("call", "quality", (("slot", 0), ("const", "fish")))``.
-:func:`build` turns ops into a tree of small :class:`Node` objects, one per op, each with
-a ``run(frame)`` method; scoring only ever runs those. Ops can be pickled, so the pack
-cache keeps them and a cached ruleset needs neither the parser nor the type checker. This
-module imports nothing heavy for the same reason.
+``program.build`` turns ops into a tree of small :class:`Node` objects, one per op, each
+with a ``run(frame)`` method; scoring only ever runs those. The builders here make the
+node of each kind of op; the registry's entries (functions, aggregates, statements) name
+theirs, and each builder gets ``build``, which builds the op's parts. Ops can be pickled,
+so the pack cache keeps them and a cached ruleset needs neither the parser nor the type
+checker. This module imports nothing heavy for the same reason.
 
 Ops name registry functions, never Python: a card's text cannot reach anything but the
 registry and the game state handed to a node in its :class:`Frame`.
@@ -26,176 +28,19 @@ from operator import add, attrgetter, eq, ge, gt, le, lt, mul, ne, sub
 from ..errors import EvaluationError
 from ..interpreted import Ranked
 from .budget import MAX_AWARDS, charge, spend, too_many_awards
-from .registry import FUNCTIONS, STARS
+from .changes import Change
+from .frame import MAX_INT, Frame, bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import Any, Final
+    from typing import Any
 
-    from ..model.game import Game, Player
-    from ..model.ruleset import Card
-    from .changes import Change
-    from .registry import Function
+    from .entries import Function
 
-    Fn = Callable[["Frame"], Any]
     Op = tuple[Any, ...]
-    # steps, sees_cards, params_read, state_read, state_written (see derived_from)
-    Derived = tuple[int, bool, frozenset[str], frozenset[str], frozenset[str]]
-
-# Final: the compiled build then uses the number itself, not a lookup in the module.
-MAX_INT: Final = 10**12  # arithmetic results are kept within this bound
-
-
-class Frame:
-    """What a running effect sees: the game, its card, its stage, its owner, its variables.
-
-    Typed, not ``Any``: the compiled build then reads these attributes (and the game's)
-    directly rather than by name.
-    """
-
-    __slots__ = ("game", "card", "stage", "owner", "slots")
-
-    def __init__(self, game: Game, card: Card, stage: str, owner: Player | None, size: int) -> None:
-        self.game = game
-        self.card = card
-        self.stage = stage
-        self.owner = owner
-        self.slots: list[Any] = [None] * size
-
-
-class Compiled:
-    """A checked program: its ops, the variable slots it needs, its type, and its nodes."""
-
-    __slots__ = (
-        "ops",
-        "slots",
-        "type",
-        "node",
-        "run",
-        "steps",
-        "sees_cards",
-        "params_read",
-        "state_read",
-        "state_written",
-    )
-
-    def __init__(self, ops: Op, slots: int, type: str, built: bool = True, derived: Derived | None = None) -> None:
-        self.ops = ops
-        self.slots = slots
-        self.type = type
-        # Read from the cache, a program's nodes are built when it first runs: a game runs
-        # the programs of its cards in play only, and building them all was half the time
-        # of reading the cache entry on a cold ``score``.
-        self.node: Node | None = build(ops) if built else None
-        self.run: Fn = self.node if self.node is not None else self._first_run
-        # What walking the ops tells, stored with the ops in the cache (a sealed entry of this
-        # engine's files, so it is what derived_from(ops) gives): walking every program again
-        # was two thirds of the time of reading the entry on a cold ``score``.
-        steps, sees_cards, params_read, state_read, written = derived if derived is not None else derived_from(ops)
-        self.steps = steps  # what one run costs outside its loops and aggregates
-        # What it reads beyond its arguments, for rescoring: whether it asks which cards are in
-        # play, and the rule parameters it reads (it runs again when either changes).
-        self.sees_cards = sees_cards
-        self.params_read = params_read
-        # And what of the game's state (registry.STATE) it reads and writes: rescoring replays a
-        # hook point, instead of running it, when its programs read nothing the removal changed.
-        self.state_read = state_read
-        self.state_written = written
-
-    def derived(self) -> Derived:
-        """What :func:`derived_from` gave for this program's ops."""
-        return self.steps, self.sees_cards, self.params_read, self.state_read, self.state_written
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # the nodes are built again when first run
-        return Compiled, (self.ops, self.slots, self.type, False, self.derived())
-
-    def execute(self, frame: Frame) -> Any:
-        """What ``run(frame)`` does; the compiled build calls the built node directly."""
-        node = self.node
-        if node is None:
-            return self._first_run(frame)
-        return node.run(frame)
-
-    def _first_run(self, frame: Frame) -> Any:
-        """Build the node, keep it as ``node`` and ``run``, and run it (a caller may hold this
-        method from before: it builds only once)."""
-        node = self.node
-        if node is None:  # not built yet
-            node = self.node = build(self.ops)
-            self.run = node
-        return node.run(frame)
-
-
-def derived_from(ops: Op) -> Derived:
-    """A program's steps, whether it sees the cards in play, the rule parameters and the
-    game state it reads, and the state it writes: everything :class:`Compiled` learns by
-    walking its ops."""
-    called = functions_called(ops)
-    return (
-        steps_of(ops),
-        any(FUNCTIONS[name].sees_cards for name in called),
-        frozenset(parameters_read(ops)) | {p for name in called for p in FUNCTIONS[name].reads_params},
-        frozenset(s for name in called for s in FUNCTIONS[name].reads_state),
-        frozenset(state_written(ops)),
-    )
-
-
-def build(op: Op) -> Node:
-    """The node that runs ``op``."""
-    return _BUILDERS[op[0]](*op[1:])
-
-
-def op_parts(op: Any) -> list[tuple[Any, ...]]:
-    """Every non-empty tuple inside ``op``, ``op`` itself included: the ops a walk of it meets."""
-    found: list[tuple[Any, ...]] = []
-    todo = [op]
-    while todo:
-        part = todo.pop()
-        if type(part) is tuple and part:
-            found.append(part)
-            todo.extend(part)
-    return found
-
-
-def functions_called(op: Any) -> set[str]:
-    """The names of the registry functions ``op`` calls, anywhere inside it."""
-    return {
-        part[1]
-        for part in op_parts(op)
-        if len(part) == 3 and part[0] == "call" and type(part[1]) is str and part[1] in FUNCTIONS
-    }
-
-
-AWARD_READS = ("friendly_ties",)  # what an award statement reads of the rules (see _award)
-
-
-def parameters_read(op: Any) -> set[str]:
-    """The rule parameters ``op`` reads itself: its ``param`` ops, and what its statements read."""
-    found: set[str] = set()
-    for part in op_parts(op):
-        if part[0] == "param" and len(part) == 2 and type(part[1]) is str:
-            found.add(part[1])
-        elif part[0] == "award":
-            found.update(AWARD_READS)
-    return found
-
-
-def state_written(op: Any) -> set[str]:
-    """What of the game's state ``op`` changes: stars by its award statements, a settable
-    quantity by its set, add and multiply statements (the setter writes what the function reads)."""
-    found: set[str] = set()
-    for part in op_parts(op):
-        if part[0] == "award":
-            found.add(STARS)
-        elif part[0] == "modify" and len(part) == 5 and type(part[1]) is str and part[1] in FUNCTIONS:
-            found.update(FUNCTIONS[part[1]].reads_state)
-    return found
-
-
-def bounded(x: int) -> int:
-    return MAX_INT if x > MAX_INT else -MAX_INT if x < -MAX_INT else x
+    Build = Callable[[Op], "Node"]  # builds an op's part
+    Reads = Callable[[str], "str | None"]  # a function's name -> the attribute path it reads, if it reads one
 
 
 def steps_of(op: Op) -> int:
@@ -203,16 +48,21 @@ def steps_of(op: Op) -> int:
 
     Those bodies are charged per item when the loop runs; of two branches, the larger counts.
     """
-    kind = op[0]
-    if kind in ("const", "slot", "param"):
-        return 1
-    if kind == "for":  # ("for", slot, source, body)
-        return 1 + steps_of(op[2])
-    if kind == "agg":  # ("agg", func, source, element, condition, slot)
-        return 1 + steps_of(op[2])
-    if kind == "if":  # ("if", condition, then, orelse)
-        return 1 + steps_of(op[1]) + max(steps_of(op[2]), steps_of(op[3]) if op[3] is not None else 0)
+    match op:
+        case ("const", _) | ("slot", _) | ("param", _):
+            return 1
+        case ("for", _, source, _) | ("agg", _, source, _, _, _):
+            return 1 + steps_of(source)
+        case ("if", condition, then, orelse):
+            return 1 + steps_of(condition) + max(steps_of(then), steps_of(orelse) if orelse is not None else 0)
     return 1 + sum(_parts_steps_of(part) for part in op[1:])
+
+
+# The kinds of op (their first field): program.build builds each.
+OP_KINDS = frozenset(
+    ("const", "slot", "param", "call", "agg", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
+    + ("seq", "let", "for", "if", "modify", "award")
+)
 
 
 def _parts_steps_of(part: Any) -> int:
@@ -220,7 +70,7 @@ def _parts_steps_of(part: Any) -> int:
     if type(part) is not tuple or not part:
         return 0
     if type(part[0]) is str:
-        return steps_of(part) if part[0] in _BUILDERS else 0
+        return steps_of(part) if part[0] in OP_KINDS else 0
     return sum(_parts_steps_of(p) for p in part)
 
 
@@ -284,15 +134,15 @@ class _Param(Node):
         return f.game.params[self.name]
 
 
-def _const(value: Any) -> Node:
+def const_node(build: Build, value: Any) -> Node:
     return _Const(value)
 
 
-def _slot(i: int) -> Node:
+def slot_node(build: Build, i: int) -> Node:
     return _Slot(i)
 
 
-def _param(name: str) -> Node:
+def param_node(build: Build, name: str) -> Node:
     return _Param(name)
 
 
@@ -421,24 +271,23 @@ class _CallN(Node):
         return self.impl(f, *[a.run(f) for a in self.args])
 
 
-def _call(name: str, args: tuple[Op, ...]) -> Node:
-    fn = FUNCTIONS[name]
-    if fn.reads is not None:
-        return _read(fn.reads, args)
+def call_node(build: Build, fn: Function, args: tuple[Op, ...]) -> Node:
+    """A registry function's call: its impl, called with the values of its arguments."""
     impl = fn.impl
     if not args:
         return _Call0(impl)
     kinds = tuple(a[0] if a[0] in ("slot", "const") else "fn" for a in args)
     if len(args) == 1:
-        return _call1(impl, kinds[0], args[0])
+        return _call1(build, impl, kinds[0], args[0])
     if len(args) == 2:
-        return _call2(impl, kinds, args)
+        return _call2(build, impl, kinds, args)
     return _CallN(impl, [build(a) for a in args])
 
 
-def _read(path: str, args: tuple[Op, ...]) -> Node:
+def read_node(build: Build, fn: Function, args: tuple[Op, ...]) -> Node:
     """A function that reads an attribute path of its argument, or of the frame."""
-    get = attrgetter(path)
+    assert fn.reads is not None
+    get = attrgetter(fn.reads)
     if not args:
         return _Call0(get)
     (arg,) = args
@@ -447,7 +296,7 @@ def _read(path: str, args: tuple[Op, ...]) -> Node:
     return _Read(get, build(arg))
 
 
-def _call1(impl: Callable[..., Any], kind: str, arg: Op) -> Node:
+def _call1(build: Build, impl: Callable[..., Any], kind: str, arg: Op) -> Node:
     if kind == "slot":
         return _Call1Slot(impl, arg[1])
     if kind == "const":
@@ -455,7 +304,7 @@ def _call1(impl: Callable[..., Any], kind: str, arg: Op) -> Node:
     return _Call1(impl, build(arg))
 
 
-def _call2(impl: Callable[..., Any], kinds: tuple[str, ...], args: tuple[Op, ...]) -> Node:
+def _call2(build: Build, impl: Callable[..., Any], kinds: tuple[str, ...], args: tuple[Op, ...]) -> Node:
     (k0, k1), (x0, x1) = kinds, args
     if k0 == "slot" and k1 == "slot":
         return _Call2SlotSlot(impl, x0[1], x1[1])
@@ -511,7 +360,7 @@ class _Arith(Node):
         return x if -MAX_INT <= x <= MAX_INT else bounded(x)
 
 
-def _arith(op: str, left: Op, right: Op) -> Node:
+def arith_node(build: Build, op: str, left: Op, right: Op) -> Node:
     fn, a = _ARITH[op], build(left)
     if right[0] == "const":
         return _ArithConst(fn, a, right[1])
@@ -530,7 +379,7 @@ class _Neg(Node):
         return -self.a.run(f)
 
 
-def _neg(operand: Op) -> Node:
+def neg_node(build: Build, operand: Op) -> Node:
     return _Neg(build(operand))
 
 
@@ -581,9 +430,9 @@ class _Compare(Node):
         return self.fn(self.a.run(f), self.b.run(f))
 
 
-def _compare(op: str, left: Op, right: Op) -> Node:
+def compare_node(build: Build, reads: Reads, op: str, left: Op, right: Op) -> Node:
     fn = _COMPARE[op]
-    read, read_b = _slot_read(left), _frame_read(right)
+    read, read_b = _slot_read(reads, left), _frame_read(reads, right)
     if read is not None and right[0] == "slot":
         return _CompareReadSlot(fn, read[0], read[1], right[1])
     if read is not None and read_b is not None:
@@ -632,8 +481,8 @@ class _Contains(Node):
         return self.a.run(f) in self.coll.run(f)
 
 
-def _contains(item: Op, collection: Op, negated: bool) -> Node:
-    read = _slot_read(collection)
+def contains_node(build: Build, reads: Reads, item: Op, collection: Op, negated: bool) -> Node:
+    read = _slot_read(reads, collection)
     if item[0] == "slot" and read is not None:
         return _ContainsSlotRead(item[1], read[0], read[1], negated)
     if item[0] == "const":
@@ -641,23 +490,22 @@ def _contains(item: Op, collection: Op, negated: bool) -> Node:
     return _Contains(build(item), build(collection), negated)
 
 
-def _slot_read(op: Op) -> tuple[Callable[[Any], Any], int] | None:
+def _slot_read(reads: Reads, op: Op) -> tuple[Callable[[Any], Any], int] | None:
     """For a call of an attribute-reading function on a variable: the reader and the variable's slot."""
-    reads = FUNCTIONS[op[1]].reads if op[0] == "call" else None
-    if reads is None or not _is_slot_call(op):
-        return None
-    return attrgetter(reads), op[2][0][1]
+    match op:
+        case ("call", name, (("slot", i),)):
+            path = reads(name)
+            return (attrgetter(path), i) if path is not None else None
+    return None
 
 
-def _frame_read(op: Op) -> Callable[[Any], Any] | None:
+def _frame_read(reads: Reads, op: Op) -> Callable[[Any], Any] | None:
     """For a call of an attribute-reading function without arguments: its reader, which takes the frame."""
-    reads = FUNCTIONS[op[1]].reads if op[0] == "call" and not op[2] else None
-    return attrgetter(reads) if reads is not None else None
-
-
-def _is_slot_call(op: Op) -> bool:
-    """Whether ``op`` calls a registry function with one argument that is a variable."""
-    return len(op[2]) == 1 and op[2][0][0] == "slot"
+    match op:
+        case ("call", name, ()):
+            path = reads(name)
+            return attrgetter(path) if path is not None else None
+    return None
 
 
 class _And(Node):
@@ -690,15 +538,15 @@ class _Not(Node):
         return not self.a.run(f)
 
 
-def _and(left: Op, right: Op) -> Node:
+def and_node(build: Build, left: Op, right: Op) -> Node:
     return _And(build(left), build(right))
 
 
-def _or(left: Op, right: Op) -> Node:
+def or_node(build: Build, left: Op, right: Op) -> Node:
     return _Or(build(left), build(right))
 
 
-def _not(operand: Op) -> Node:
+def not_node(build: Build, operand: Op) -> Node:
     return _Not(build(operand))
 
 
@@ -738,7 +586,7 @@ class _Text(Node):
         return out
 
 
-def _text(parts: tuple[Op, ...]) -> Node:
+def text_node(build: Build, parts: tuple[Op, ...]) -> Node:
     # The fixed parts joined once; a run adds each shown value between them. str(v) is what
     # a "{}" format field gives for every value shown (numbers, names, players, shown lists),
     # without a format string to parse on every run.
@@ -773,7 +621,7 @@ class _Shown(Node):
         return show(v)
 
 
-def _shown(value: Op) -> Node:
+def shown_node(build: Build, value: Op) -> Node:
     return _Shown(build(value))
 
 
@@ -822,29 +670,67 @@ class _Values(Node):
         return self.reduce(out)
 
 
-def _aggregate(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
-    if func in ("highest", "lowest"):
-        return _Ranked(_ranking(func, source, element, condition, slot))
+def _cost(element: Op, condition: Op | None) -> int:
+    """What an aggregate charges per item: itself, its element and its condition."""
+    return 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)
+
+
+def values_node(reduce: Callable[[list[Any]], Any]) -> Callable[..., Node]:
+    """The builder of an aggregate of the element's values (sum, max, min): their reduction."""
+
+    def make(build: Build, agg: Any, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
+        src, elem = build(source), build(element)
+        cond = build(condition) if condition is not None else None
+        return _Values(src, elem, cond, slot, _cost(element, condition), reduce)
+
+    return make
+
+
+def sum_of(values: list[Any]) -> Any:
+    return bounded(sum(values))
+
+
+def max_of(values: list[Any]) -> Any:
+    return max(values, default=0)
+
+
+def min_of(values: list[Any]) -> Any:
+    return min(values, default=0)
+
+
+def count_node(build: Build, agg: Any, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
+    src = build(source)
+    if condition is None:
+        return _CountAll(src)
+    return _Count(src, build(condition), slot, _cost(element, condition))
+
+
+def each_node(build: Build, agg: Any, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
     src, elem = build(source), build(element)
     cond = build(condition) if condition is not None else None
-    cost = 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)  # per item
-    if func == "count" and cond is None:
-        return _CountAll(src)
-    if func == "each" and cond is None and element == ("slot", slot):
+    if cond is None and element == ("slot", slot):
         return _EachAll(src)
-    if func == "count":
-        return _Count(src, cond, slot, cost)
-    if func in ("any", "all"):
-        return _Decide(src, elem, cond, slot, cost, func == "any")
-    return _Values(src, elem, cond, slot, cost, _REDUCERS[func])
+    return _Values(src, elem, cond, slot, _cost(element, condition), tuple)
 
 
-_REDUCERS: dict[str, Callable[[list[Any]], Any]] = {
-    "sum": lambda v: bounded(sum(v)),
-    "max": lambda v: max(v, default=0),
-    "min": lambda v: min(v, default=0),
-    "each": tuple,
-}
+def decide_node(wanted: bool) -> Callable[..., Node]:
+    """The builder of any (``wanted``: True) or all (False): they stop at the answer."""
+
+    def make(build: Build, agg: Any, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
+        src, elem = build(source), build(element)
+        cond = build(condition) if condition is not None else None
+        return _Decide(src, elem, cond, slot, _cost(element, condition), wanted)
+
+    return make
+
+
+def ranked_node(highest: bool) -> Callable[..., Node]:
+    """The builder of highest (``highest``: True) or lowest (False)."""
+
+    def make(build: Build, agg: Any, source: Op, element: Op, condition: Op | None, slot: int) -> Node:
+        return _Ranked(_ranking(build, highest, source, element, condition, slot))
+
+    return make
 
 
 class _Count(Node):
@@ -908,10 +794,10 @@ class _Ranking:
         return top, (best if found else None)
 
 
-def _ranking(func: str, source: Op, element: Op, condition: Op | None, slot: int) -> _Ranking:
-    cost = 1 + steps_of(element) + (steps_of(condition) if condition is not None else 0)  # per item
+def _ranking(build: Build, highest: bool, source: Op, element: Op, condition: Op | None, slot: int) -> _Ranking:
+    cost = _cost(element, condition)  # per item
     cond = build(condition) if condition is not None else None
-    return _Ranking(build(source), build(element), cond, slot, cost, func == "highest")
+    return _Ranking(build(source), build(element), cond, slot, cost, highest)
 
 
 class _Ranked(Node):
@@ -963,7 +849,11 @@ class _Seq(Node):
         return None
 
 
-def _seq(steps: tuple[Op, ...]) -> Node:
+def pass_node(build: Build) -> Node:
+    return _Pass()
+
+
+def seq_node(build: Build, steps: tuple[Op, ...]) -> Node:
     nodes = [build(s) for s in steps]
     if not nodes:
         return _Pass()
@@ -985,7 +875,7 @@ class _Let(Node):
         return None
 
 
-def _let(slot: int, value: Op) -> Node:
+def let_node(build: Build, slot: int, value: Op) -> Node:
     return _Let(slot, build(value))
 
 
@@ -1003,7 +893,7 @@ class _For(Node):
         return None
 
 
-def _for(slot: int, source: Op, body: Op) -> Node:
+def for_node(build: Build, slot: int, source: Op, body: Op) -> Node:
     # per item: the loop itself and its body's statements
     return _For(slot, build(source), build(body), 1 + steps_of(body))
 
@@ -1034,7 +924,7 @@ class _Branch(Node):
         return None
 
 
-def _if(condition: Op, then: Op, orelse: Op | None) -> Node:
+def if_node(build: Build, condition: Op, then: Op, orelse: Op | None) -> Node:
     if orelse is None:
         return _When(build(condition), build(then))
     return _Branch(build(condition), build(then), build(orelse))
@@ -1053,10 +943,7 @@ class _Modify(Node):
         return None
 
 
-def _modify(name: str, how: str, args: tuple[Op, ...], value: Op) -> Node:
-    from .changes import Change  # (changes.py imports this module)
-
-    fn = FUNCTIONS[name]
+def modify_node(build: Build, fn: Function, how: str, args: tuple[Op, ...], value: Op) -> Node:
     assert fn.setter is not None
     amount = build(value)
     return _Modify(Change, how, fn, [build(a) for a in args], amount)
@@ -1109,13 +996,14 @@ class _Award(Node):
         return None
 
 
-def _award(amount: Op, target: Op, reason: Op | None) -> Node:
+def award_node(build: Build, amount: Op, target: Op, reason: Op | None) -> Node:
     stars_of = build(amount)
     why_of = build(reason) if reason is not None else None
     fixed = amount[1] if amount[0] == "const" else None  # most awards are of a fixed number of stars
-    if target[0] == "agg" and target[1] in ("highest", "lowest"):
-        return _AwardRanked(fixed, stars_of, _ranking(*target[1:]), why_of)
-    return _Award(fixed, stars_of, build(target), why_of)
+    who_of = build(target)
+    if type(who_of) is _Ranked:  # to a highest (or lowest): its items and number, without the list value
+        return _AwardRanked(fixed, stars_of, who_of.ranking, why_of)
+    return _Award(fixed, stars_of, who_of, why_of)
 
 
 def _shares(f: Frame, top: Sequence[Any]) -> bool:
@@ -1123,7 +1011,7 @@ def _shares(f: Frame, top: Sequence[Any]) -> bool:
     the rules in force say a tie shares it."""
     if not top:
         return False
-    return len(top) == 1 or bool(f.game.params["friendly_ties"])  # (in AWARD_READS)
+    return len(top) == 1 or bool(f.game.params["friendly_ties"])  # (the award statement's reads_params)
 
 
 def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Node | None, value: int | None) -> None:
@@ -1131,28 +1019,4 @@ def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Node | None, v
     game.steps += len(players)  # bounded by the awards' own limit, so no check of the budget here
     if len(game.awards) + len(players) > MAX_AWARDS:
         raise EvaluationError(too_many_awards(f))
-    game.award_all(f, players, stars, why_of.run(f) if why_of is not None else f.card.name, value)
-
-
-_BUILDERS: dict[str, Callable[..., Node]] = {
-    "const": _const,
-    "slot": _slot,
-    "param": _param,
-    "call": _call,
-    "agg": _aggregate,
-    "arith": _arith,
-    "neg": _neg,
-    "cmp": _compare,
-    "in": _contains,
-    "and": _and,
-    "or": _or,
-    "not": _not,
-    "text": _text,
-    "show": _shown,
-    "seq": _seq,
-    "let": _let,
-    "for": _for,
-    "if": _if,
-    "modify": _modify,
-    "award": _award,
-}
+    game.award_all(f.stage, f.card, players, stars, why_of.run(f) if why_of is not None else f.card.name, value)
