@@ -1,6 +1,8 @@
-"""The score pad's figures: start time, a stateless score request, and concurrent saves.
+"""The score pad's figures: start time, a stateless score request, concurrent saves, and
+how quickly one client is answered while another's request keeps the engine busy.
 
     python tools/bench_serve.py [--requests 400] [--starts 5] [--clients 20] [--games 5]
+                                [--only start,score,saves,busy] [--plan-items 16] [--plan-spices 12]
 
 - **start**: ``critter-kitchen serve --port 0`` until it prints its address (it listens
   then), and until its first answer; the median of ``--starts`` runs (goal: under 2 s).
@@ -11,6 +13,10 @@
   scored, written), so the ratio tells what HTTP and the framework add.
 - **saves**: ``--clients`` clients saving ``--games`` games each at once: how many were
   acknowledged, failed and then found kept (goal: none lost, none failed), and the rate.
+- **busy**: one client asks ``POST /ui/plan`` for a pantry that takes the planner seconds
+  (``--plan-items`` ingredients and ``--plan-spices`` spices, a challenge round); meanwhile
+  a second client sends ``GET /api/games`` every 100 ms: how long each took (goal: well
+  under a second), and how the plan request ended.
 
 The machine is shared and noisy: compare figures within one run.
 """
@@ -143,18 +149,75 @@ def bench_saves(clients: int, games: int) -> None:
     )
 
 
+def slow_pantry(items: int, spices: int) -> dict[str, Any]:
+    """A challenge round's pantry that the exact planner takes seconds over (spices multiply its meals)."""
+    types = ["carrot", "fish", "mushroom", "cheese", "bread", "meat"]
+    return {
+        "for": "round3",
+        "cards": {"challenges": {"round3": ["harbor-stew", "forest-risotto", "farmhouse-pie"]}},
+        "player": {"name": "Ana"},
+        "pantry": {
+            "ingredients": [{"type": types[i % 6], "value": 1 + i % 9} for i in range(items)],
+            "spices": [types[i % 6] for i in range(spices)] + ["allspice"] * (spices // 3),
+            "soup": 2,
+            "bisque": 1,
+        },
+    }
+
+
+def bench_busy(items: int, spices: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "games.sqlite3")
+        server.request("GET", "/api/games")  # warm
+        ended: list[str] = []
+
+        def plan() -> None:
+            began = time.perf_counter()
+            try:
+                status, answer = server.request("POST", "/ui/plan", slow_pantry(items, spices))
+                how = f"{status}" + ("" if status == 200 else f" {answer}")
+            except OSError as e:
+                how = f"no answer ({e})"
+            ended.append(f"{how} after {time.perf_counter() - began:.2f} s")
+
+        planner = threading.Thread(target=plan)
+        planner.start()
+        time.sleep(0.3)  # the plan has begun
+        waits: list[float] = []
+        while planner.is_alive() and len(waits) < 600:
+            began = time.perf_counter()
+            status, _ = server.request("GET", "/api/games")
+            waits.append(time.perf_counter() - began)
+            assert status == 200, status
+            time.sleep(0.1)
+        planner.join()
+        server.stop()
+    shown = figures(waits) + f"  max {max(waits) * 1000:7.2f} ms" if waits else "none sent: the plan ended first"
+    print(f"busy: POST /ui/plan ({items} ingredients, {spices + spices // 3} spices) answered {ended[0]}")
+    print(f"  GET /api/games meanwhile, {len(waits)} requests: {shown}  (goal: well under a second)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--only", default="start,score,saves,busy", help="the figures to measure, comma-separated")
+    parser.add_argument("--plan-items", type=int, default=16)
+    parser.add_argument("--plan-spices", type=int, default=12)
     args = parser.parse_args()
+    only = set(args.only.split(","))
     os.chdir(ROOT)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    bench_start(args.starts)
-    bench_score(args.requests)
-    bench_saves(args.clients, args.games)
+    if "start" in only:
+        bench_start(args.starts)
+    if "score" in only:
+        bench_score(args.requests)
+    if "saves" in only:
+        bench_saves(args.clients, args.games)
+    if "busy" in only:
+        bench_busy(args.plan_items, args.plan_spices)
 
 
 if __name__ == "__main__":
