@@ -2,7 +2,8 @@
 how quickly one client is answered while another's request keeps the engine busy.
 
     python tools/bench_serve.py [--requests 400] [--starts 5] [--clients 20] [--games 5]
-                                [--only start,score,saves,busy] [--plan-items 16] [--plan-spices 12]
+                                [--only start,score,saves,busy,rulesets] [--plan-items 16] [--plan-spices 12]
+                                [--pack-lists 100]
 
 - **start**: ``critter-kitchen serve --port 0`` until it prints its address (it listens
   then), and until its first answer; the median of ``--starts`` runs (goal: under 2 s).
@@ -17,6 +18,9 @@ how quickly one client is answered while another's request keeps the engine busy
   (``--plan-items`` ingredients and ``--plan-spices`` spices, a challenge round); meanwhile
   a second client sends ``GET /api/games`` every 100 ms: how long each took (goal: well
   under a second), and how the plan request ended.
+- **rulesets**: ``--pack-lists`` requests ``POST /ui/check`` of one record naming the base
+  pack 1, 2, 3... times over: the server's resident memory (``VmRSS``) before and after, and
+  the time they took (the ruleset cache must not grow with such lists).
 
 The machine is shared and noisy: compare figures within one run.
 """
@@ -41,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_serve_durability import Server, record_for  # noqa: E402
+from test_serve_limits import slow_pantry  # noqa: E402
 
 RECORD = ROOT / "tests" / "golden" / "five-players.yaml"
 
@@ -149,20 +154,30 @@ def bench_saves(clients: int, games: int) -> None:
     )
 
 
-def slow_pantry(items: int, spices: int) -> dict[str, Any]:
-    """A challenge round's pantry that the exact planner takes seconds over (spices multiply its meals)."""
-    types = ["carrot", "fish", "mushroom", "cheese", "bread", "meat"]
-    return {
-        "for": "round3",
-        "cards": {"challenges": {"round3": ["harbor-stew", "forest-risotto", "farmhouse-pie"]}},
-        "player": {"name": "Ana"},
-        "pantry": {
-            "ingredients": [{"type": types[i % 6], "value": 1 + i % 9} for i in range(items)],
-            "spices": [types[i % 6] for i in range(spices)] + ["allspice"] * (spices // 3),
-            "soup": 2,
-            "bisque": 1,
-        },
-    }
+def resident_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def bench_rulesets(lists: int) -> None:
+    record = yaml.safe_load((ROOT / "tests" / "golden" / "two-players.yaml").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "games.sqlite3")
+        server.request("POST", "/ui/check", record)  # the base pack's ruleset, loaded once
+        before = resident_kib(server.process.pid)
+        began = time.perf_counter()
+        statuses: dict[int, int] = {}
+        for n in range(1, lists + 1):
+            status, _ = server.request("POST", "/ui/check", {**record, "packs": ["base"] * n})
+            statuses[status] = statuses.get(status, 0) + 1
+        took = time.perf_counter() - began
+        after = resident_kib(server.process.pid)
+        server.stop()
+    print(
+        f"rulesets: {lists} /ui/check naming the base pack 1 to {lists} times ({statuses}): {took:.1f} s, "
+        f"server memory {before / 1024:.0f} MiB before, {after / 1024:.0f} MiB after "
+        f"(+{(after - before) / 1024:.0f} MiB)"
+    )
 
 
 def bench_busy(items: int, spices: int) -> None:
@@ -203,9 +218,12 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--only", default="start,score,saves,busy", help="the figures to measure, comma-separated")
+    parser.add_argument(
+        "--only", default="start,score,saves,busy,rulesets", help="the figures to measure, comma-separated"
+    )
     parser.add_argument("--plan-items", type=int, default=16)
     parser.add_argument("--plan-spices", type=int, default=12)
+    parser.add_argument("--pack-lists", type=int, default=100)
     args = parser.parse_args()
     only = set(args.only.split(","))
     os.chdir(ROOT)
@@ -218,6 +236,8 @@ def main() -> None:
         bench_saves(args.clients, args.games)
     if "busy" in only:
         bench_busy(args.plan_items, args.plan_spices)
+    if "rulesets" in only:
+        bench_rulesets(args.pack_lists)
 
 
 if __name__ == "__main__":
