@@ -12,6 +12,10 @@ ENGINE_WORKERS = 2  # jobs of engine work that run at once (threads; the develop
 ENGINE_QUEUE = 16  # jobs that may wait for a worker; past it the answer is 503 at once
 ENGINE_SECONDS = 10.0  # a request's answer waits this long for its engine work, then is 503
 RETRY_SECONDS = 2  # the Retry-After of a 503 for a busy server
+# Python lets one thread run at a time and makes the running one hand over to a waiting one
+# after this long: the event loop waits this long, again and again, for a worker that plans
+# (Python's default is 5 ms; at 1 ms the others' answers came 3 to 5 times sooner)
+SWITCH_SECONDS = 0.001
 
 # --- the ruleset cache: one ruleset per distinct list of packs, the least recently used dropped ---
 

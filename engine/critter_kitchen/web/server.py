@@ -25,7 +25,14 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .limits import HEADER_SECONDS, KEEP_ALIVE_SECONDS, MAX_CONNECTIONS, MAX_HEADER_BYTES, MIN_TOKEN
+from .limits import (
+    HEADER_SECONDS,
+    KEEP_ALIVE_SECONDS,
+    MAX_CONNECTIONS,
+    MAX_HEADER_BYTES,
+    MIN_TOKEN,
+    SWITCH_SECONDS,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,6 +113,7 @@ def addresses(host: str, port: int, token: str | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; the exit status."""
+    sys.setswitchinterval(SWITCH_SECONDS)  # the event loop waits less for a worker to hand over
     app, generated = build(args)
     settings = app.state.settings
 
