@@ -583,3 +583,29 @@ def test_the_openapi_description_names_the_new_answers(tmp_path: Path) -> None:
     assert set(spec["paths"]["/api/games"]["post"]["responses"]) >= {"429", "503"}
     assert "429" in spec["paths"]["/api/games"]["get"]["responses"]
     assert "/api/players/{name}" in spec["paths"]  # a name that holds "/" still has the one path
+
+
+def test_a_body_that_does_not_arrive_in_time_is_408() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the route was reached")
+
+    async def receive() -> dict[str, Any]:
+        if not sent and not received:
+            received.append(1)
+            return {"type": "http.request", "body": b"{", "more_body": True}
+        await asyncio.sleep(60)  # the rest never comes
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    received: list[int] = []
+    guard = access.Guard(app, body_seconds=0.2)
+    scope = {"type": "http", "method": "POST", "path": "/api/score", "headers": [], "query_string": b""}
+    began = time.perf_counter()
+    asyncio.run(guard(scope, receive, send))
+    assert time.perf_counter() - began < 5
+    assert sent[0]["status"] == 408
+    assert json.loads(sent[1]["body"]) == {"errors": ["the request body did not arrive within 0.2 seconds"]}
