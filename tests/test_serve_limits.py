@@ -609,3 +609,20 @@ def test_a_body_that_does_not_arrive_in_time_is_408() -> None:
     assert time.perf_counter() - began < 5
     assert sent[0]["status"] == 408
     assert json.loads(sent[1]["body"]) == {"errors": ["the request body did not arrive within 0.2 seconds"]}
+
+
+def test_the_server_may_open_enough_files_for_a_burst_of_connections() -> None:
+    """A burst of 1,100 connections against 1,024 files made every accept fail for a second at a time."""
+    import resource
+
+    from critter_kitchen.web.server import connection_cap, more_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+        more_files()
+        raised = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert raised == min(hard, 8192) or hard == resource.RLIM_INFINITY
+        assert connection_cap() == min(200, raised // 2)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -26,6 +26,7 @@ RULESETS_BYTES = 16 * 1024 * 1024
 # --- connections (uvicorn, HTTP/1.1 on h11) --------------------------------------------------
 
 MAX_CONNECTIONS = 200  # connections held open; past it the one idle longest is closed
+MAX_FILES = 8192  # files the server asks to be allowed to open (its soft limit raised toward the hard one)
 HEADER_SECONDS = 10.0  # a request's line and headers must arrive within this of the connection or the last answer
 KEEP_ALIVE_SECONDS = 5  # an idle kept-alive connection is closed after this (uvicorn's timeout_keep_alive)
 MAX_HEADER_BYTES = 16 * 1024  # a request line and headers larger than this get 400 (h11's incomplete-event cap)

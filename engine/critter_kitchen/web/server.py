@@ -29,6 +29,7 @@ from .limits import (
     HEADER_SECONDS,
     KEEP_ALIVE_SECONDS,
     MAX_CONNECTIONS,
+    MAX_FILES,
     MAX_HEADER_BYTES,
     MIN_TOKEN,
     SWITCH_SECONDS,
@@ -114,6 +115,7 @@ def addresses(host: str, port: int, token: str | None) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; the exit status."""
     sys.setswitchinterval(SWITCH_SECONDS)  # the event loop waits less for a worker to hand over
+    more_files()
     app, generated = build(args)
     settings = app.state.settings
 
@@ -148,6 +150,23 @@ def server_limits(cap: int) -> dict[str, Any]:
         # so that only requests in progress (which outlive a closed connection) reach it
         "limit_concurrency": cap + 1,
     }
+
+
+def more_files() -> None:
+    """Let this process open as many files as it may (up to :data:`~.limits.MAX_FILES`): the
+    event loop accepts a burst of connections before closing those past the cap, and a
+    refused accept stops it accepting for a second."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MAX_FILES if hard == resource.RLIM_INFINITY else min(hard, MAX_FILES)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):  # not allowed here: the cap follows the limit there is
+            pass
 
 
 def connection_cap() -> int:
