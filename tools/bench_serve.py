@@ -2,8 +2,8 @@
 how quickly one client is answered while another's request keeps the engine busy.
 
     python tools/bench_serve.py [--requests 400] [--starts 5] [--clients 20] [--games 5]
-                                [--only start,score,saves,busy,rulesets] [--plan-items 16] [--plan-spices 12]
-                                [--pack-lists 100]
+                                [--only start,score,saves,busy,rulesets,connections] [--plan-items 16]
+                                [--plan-spices 12] [--pack-lists 100] [--idle 1100]
 
 - **start**: ``critter-kitchen serve --port 0`` until it prints its address (it listens
   then), and until its first answer; the median of ``--starts`` runs (goal: under 2 s).
@@ -21,6 +21,11 @@ how quickly one client is answered while another's request keeps the engine busy
 - **rulesets**: ``--pack-lists`` requests ``POST /ui/check`` of one record naming the base
   pack 1, 2, 3... times over: the server's resident memory (``VmRSS``) before and after, and
   the time they took (the ruleset cache must not grow with such lists).
+- **connections**: a connection that sends part of its headers and then nothing: how long
+  until the server closes it; then ``--idle`` connections that send nothing, and how long a
+  real ``GET /api/games`` takes beside them. Run it as ``ulimit -Sn 1024; python
+  tools/bench_serve.py --only connections`` to give the server 1,024 files (this script
+  raises its own limit once the server has started).
 
 The machine is shared and noisy: compare figures within one run.
 """
@@ -180,6 +185,36 @@ def bench_rulesets(lists: int) -> None:
     )
 
 
+def bench_connections(idle_count: int) -> None:
+    import resource
+    import socket
+
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "games.sqlite3")
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # this client's, not the server's
+        with socket.create_connection(("127.0.0.1", server.port)) as partial:
+            partial.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            partial.settimeout(15)
+            began = time.perf_counter()
+            try:
+                shown = "closed" if partial.recv(100) == b"" else "answered"
+            except TimeoutError:
+                shown = "still open"
+            print(f"connections: unfinished headers {shown} after {time.perf_counter() - began:.1f} s")
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(idle_count)]
+        time.sleep(1)
+        began = time.perf_counter()
+        try:
+            answer = str(server.request("GET", "/api/games")[0])
+        except OSError as e:
+            answer = f"no answer ({e})"
+        print(f"  with {len(idle)} idle connections: GET /api/games {answer} after {time.perf_counter() - began:.2f} s")
+        for sock in idle:
+            sock.close()
+        server.stop()
+
+
 def bench_busy(items: int, spices: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         server = Server(Path(folder) / "games.sqlite3")
@@ -219,11 +254,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument(
-        "--only", default="start,score,saves,busy,rulesets", help="the figures to measure, comma-separated"
+        "--only", default="start,score,saves,busy,rulesets,connections", help="the figures to measure, comma-separated"
     )
     parser.add_argument("--plan-items", type=int, default=16)
     parser.add_argument("--plan-spices", type=int, default=12)
     parser.add_argument("--pack-lists", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=1100)
     args = parser.parse_args()
     only = set(args.only.split(","))
     os.chdir(ROOT)
@@ -238,6 +274,8 @@ def main() -> None:
         bench_busy(args.plan_items, args.plan_spices)
     if "rulesets" in only:
         bench_rulesets(args.pack_lists)
+    if "connections" in only:
+        bench_connections(args.idle)
 
 
 if __name__ == "__main__":
