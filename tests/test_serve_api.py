@@ -505,9 +505,9 @@ def test_a_token_is_always_in_force_off_loopback(monkeypatch: pytest.MonkeyPatch
         settings, generated = settings_for(serve_args(host))
         assert generated and settings.token is not None and len(settings.token) >= 40
         assert settings.trusted_hosts is None
-    assert settings_for(serve_args("0.0.0.0", "given"))[0].token == "given"
-    monkeypatch.setenv("CRITTER_KITCHEN_TOKEN", "from-env")
-    assert settings_for(serve_args("0.0.0.0"))[0].token == "from-env"
+    assert settings_for(serve_args("0.0.0.0", "given-on-the-line"))[0].token == "given-on-the-line"
+    monkeypatch.setenv("CRITTER_KITCHEN_TOKEN", "from-the-environment")
+    assert settings_for(serve_args("0.0.0.0"))[0].token == "from-the-environment"
     monkeypatch.delenv("CRITTER_KITCHEN_TOKEN")
     for host in ("127.0.0.1", "localhost", "::1", "127.3.4.5"):
         settings, generated = settings_for(serve_args(host))
@@ -604,7 +604,7 @@ def test_a_database_of_the_first_version_migrates(tmp_path: Path) -> None:
 
     store = Store(path)
 
-    assert store.version() == len(MIGRATIONS) == 2
+    assert store.version() == len(MIGRATIONS) == 3
     assert [g.id for g in store.games(player="ben")] == [1]
     assert store.games_of("Ana")[0].result == json.loads(result)
     with sqlite3.connect(path) as db:
@@ -624,7 +624,7 @@ def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         Store(path)
     assert str(caught.value) == (
-        f"{path}: the games database has schema version 99, newer than this critter-kitchen knows (2): "
+        f"{path}: the games database has schema version 99, newer than this critter-kitchen knows (3): "
         "use a newer critter-kitchen"
     )
 

@@ -63,11 +63,16 @@ def _has_player(game: StubGame, part: str) -> bool:
 
 
 class StubRulesets:
-    def __call__(self, packs: tuple[str, ...] = ()) -> object:
+    def __call__(self, packs: tuple[str, ...] = (), source: str = "record") -> object:
         from critter_kitchen.loading.cached import load_ruleset
         from critter_kitchen.loading.discovery import load_order, record_pack_folders
 
-        return load_ruleset(load_order(record_pack_folders(list(packs), "record", []), []))
+        return load_ruleset(load_order(record_pack_folders(list(packs), source, []), []))
+
+    def for_record(self, data: object, source: str = "record") -> object:
+        from critter_kitchen.loading.records import record_packs
+
+        return self(record_packs(data, source), source)
 
 
 def stub_app():
@@ -80,11 +85,13 @@ def stub_app():
 
     from critter_kitchen import InputError, result_json, score_record
     from critter_kitchen.web import pages
+    from critter_kitchen.web.work import EnginePool
 
     app = FastAPI()
     app.state.store = StubStore()
     app.state.rulesets = StubRulesets()
     app.state.settings = types.SimpleNamespace(packs=())
+    app.state.engine = EnginePool()
 
     @app.middleware("http")
     async def csrf(request: Request, call_next):  # the double-submit check, with a fixed token

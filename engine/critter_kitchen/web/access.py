@@ -7,9 +7,13 @@ One ASGI middleware, :class:`Guard`, runs before every route, in this order:
    name at 127.0.0.1 (DNS rebinding) gets 400.
 2. **Token.** When a token is in force, a request needs ``Authorization: Bearer TOKEN`` or
    the session cookie that ``/login?token=TOKEN`` (or any page's ``?token=TOKEN``) sets;
-   anything else gets 401. Tokens are compared in constant time.
+   anything else gets 401. Tokens are compared in constant time, as bytes. A client
+   address that sent :data:`~.limits.GUESSES_AT_ONCE` wrong tokens may then send one more
+   each :data:`~.limits.GUESS_SECONDS`; a token it sends before then gets 429 with
+   Retry-After, unchecked (see :class:`Guesses`).
 3. **Size.** A body larger than the limit gets 413, told by its Content-Length or found
-   while reading it; the body is read here once and handed on.
+   while reading it, and one not whole within :data:`~.limits.BODY_SECONDS` gets 408; the
+   body is read here once and handed on.
 4. **CSRF** (double submit). Every response from a browser's visit carries a random
    ``ck_csrf`` cookie (readable by the page's script, sent by the browser only to this
    site), also in ``request.state.csrf_token`` for the templates; API answers set none. A request that changes
@@ -27,8 +31,15 @@ import hmac
 import html
 import ipaddress
 import json
+import math
 import secrets
+import time
+from collections import OrderedDict
 from urllib.parse import parse_qsl, quote, urlencode
+
+import anyio
+
+from .limits import BODY_SECONDS, CLIENTS_TRACKED, GUESS_SECONDS, GUESSES_AT_ONCE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,6 +72,10 @@ NEED_CSRF = (
 CROSS_SITE = "a request from another site is refused"
 
 
+def too_many_guesses(seconds: int) -> str:
+    return f"too many wrong access tokens from this address: wait {seconds} s before trying again"
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` (a name or an address) can only be reached from this machine."""
     if host.strip("[]").lower() in LOOPBACK_NAMES:
@@ -85,10 +100,20 @@ def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/") or path == "/openapi.json"
 
 
+def is_page_json(path: str) -> bool:
+    """Whether ``path`` is JSON the pages' scripts ask for (``/ui/...``)."""
+    return path.startswith("/ui/")
+
+
 def error_body(path: str, status: int, messages: list[str], *, login: bool = False) -> tuple[bytes, str]:
-    """An error's body and media type: ``{"errors": [...]}`` for the API, a small HTML page otherwise."""
+    """An error's body and media type: ``{"errors": [...]}`` for the API, the problems the
+    pages' scripts show for ``/ui/...``, a small HTML page otherwise."""
     if is_api(path):
         return json.dumps({"errors": messages}, ensure_ascii=False, separators=(",", ":")).encode(), "application/json"
+    if is_page_json(path):
+        problems = [{"where": "", "message": m, "code": ""} for m in messages]
+        text = json.dumps({"problems": problems}, ensure_ascii=False, separators=(",", ":"))
+        return text.encode(), "application/json"
     items = "".join(f"<p>{html.escape(m)}</p>" for m in messages)
     form = (
         '<form method="get" action="/login"><label>Access token <input name="token" type="password" '
@@ -115,12 +140,16 @@ class Guard:
         token: str | None = None,
         body_limit: int = 1 << 20,
         trusted_hosts: frozenset[str] | None = None,
+        guesses: Guesses | None = None,
+        body_seconds: float = BODY_SECONDS,
     ) -> None:
         self.app = app
         self.token = token
         self.session = session_value(token) if token is not None else None
         self.body_limit = body_limit
         self.trusted_hosts = trusted_hosts
+        self.guesses = guesses if guesses is not None else Guesses()
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):  # lifespan
@@ -138,10 +167,14 @@ class Guard:
             return
         asks_login = path == "/login" or (not is_api(path) and any(k == TOKEN_PARAMETER for k, _ in query))
         if scope["method"] in ("GET", "HEAD") and asks_login:
-            await self._login(send, path, query)
+            await self._login(scope, send, path, query)
             return
         bearer = _bearer(headers.get("authorization", ""))
+        if self.token is not None and bearer is not None and await self._held_back(scope, send, path):
+            return
         if self.token is not None and not self._is_authorised(bearer, cookies.get(SESSION_COOKIE)):
+            if bearer is not None:
+                self.guesses.failed(_client(scope))
             await _refuse(send, path, 401, WRONG_TOKEN if bearer is not None else NEED_TOKEN, login=True)
             return
         body = await self._body(scope, receive, send, headers, path)
@@ -174,21 +207,35 @@ class Guard:
 
     def _is_authorised(self, bearer: str | None, session: str | None) -> bool:
         if bearer is not None:
-            return self.token is not None and hmac.compare_digest(bearer.encode(), self.token.encode())
-        return session is not None and self.session is not None and hmac.compare_digest(session, self.session)
+            return self.token is not None and _same(bearer, self.token)
+        return session is not None and self.session is not None and _same(session, self.session)
 
-    async def _login(self, send: Send, path: str, query: list[tuple[str, str]]) -> None:
+    async def _held_back(self, scope: Scope, send: Send, path: str) -> bool:
+        """Whether this client sent too many wrong tokens of late: then 429 has been sent."""
+        wait = self.guesses.wait(_client(scope))
+        if wait <= 0:
+            return False
+        seconds = max(1, math.ceil(wait))
+        body, media = error_body(path, 429, [too_many_guesses(seconds)])
+        await _respond(send, 429, body, media, [(b"retry-after", str(seconds).encode())])
+        return True
+
+    async def _login(self, scope: Scope, send: Send, path: str, query: list[tuple[str, str]]) -> None:
         """``?token=`` on any page (or ``/login?token=``): set the session and go to the page without it."""
         given = next((v for k, v in query if k == TOKEN_PARAMETER), None)
         rest = [(k, v) for k, v in query if k not in (TOKEN_PARAMETER, "next")]
         if path == "/login":
             target = _local_target(next((v for k, v in query if k == "next"), "/"))
-        else:
-            target = quote(path) + ("?" + urlencode(rest) if rest else "")
+        else:  # ``//evil.example?token=`` is this server's path, but as a Location another site
+            target = _local_target(quote(path) + ("?" + urlencode(rest) if rest else ""))
         if self.token is None:
             await _redirect(send, target, None)
             return
-        if given is None or not hmac.compare_digest(given.encode(), self.token.encode()):
+        if given and await self._held_back(scope, send, path):
+            return
+        if given is None or not _same(given, self.token):
+            if given:
+                self.guesses.failed(_client(scope))
             await _refuse(send, path, 401, WRONG_TOKEN if given else NEED_TOKEN, login=True)
             return
         assert self.session is not None
@@ -204,19 +251,23 @@ class Guard:
         if length.isdigit() and int(length) > self.body_limit:
             await _refuse(send, path, 413, too_large)
             return None
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.body_limit:
-                await _refuse(send, path, 413, too_large)
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks)
+        chunks: list[bytes] = []
+        size = 0
+        with anyio.move_on_after(self.body_seconds):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return None
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.body_limit:
+                    await _refuse(send, path, 413, too_large)
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return b"".join(chunks)
+        await _refuse(send, path, 408, f"the request body did not arrive within {self.body_seconds:g} seconds")
+        return None
 
 
 def _csrf_refusal(method: str, headers: dict[str, str], cookies: dict[str, str], body: bytes, csrf: str) -> str | None:
@@ -231,9 +282,66 @@ def _csrf_refusal(method: str, headers: dict[str, str], cookies: dict[str, str],
     sent = headers.get(CSRF_HEADER)
     if sent is None and media == "application/x-www-form-urlencoded":
         sent = next((v for k, v in parse_qsl(body.decode("latin-1")) if k == CSRF_FIELD), None)
-    if not csrf or sent is None or not hmac.compare_digest(sent.encode(), csrf.encode()):
+    if not csrf or sent is None or not _same(sent, csrf):
         return NEED_CSRF
     return None
+
+
+class Guesses:
+    """Wrong access tokens by client address, and which addresses must wait before the next.
+
+    Each address may send :data:`~.limits.GUESSES_AT_ONCE` wrong tokens, and gets one more
+    for each :data:`~.limits.GUESS_SECONDS` since (a token bucket). At most
+    :data:`~.limits.CLIENTS_TRACKED` addresses are remembered, the one that guessed least
+    recently forgotten first, so the table stays small whoever fills it; an address whose
+    allowance is whole again is forgotten. Used from the event loop only.
+    """
+
+    def __init__(
+        self,
+        at_once: int = GUESSES_AT_ONCE,
+        seconds: float = GUESS_SECONDS,
+        tracked: int = CLIENTS_TRACKED,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.at_once = at_once
+        self.seconds = seconds
+        self.tracked = tracked
+        self.clock = clock
+        self.clients: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address: (guesses left, when)
+
+    def _left(self, client: str) -> float:
+        entry = self.clients.get(client)
+        if entry is None:
+            return float(self.at_once)
+        left, when = entry
+        return min(float(self.at_once), left + (self.clock() - when) / self.seconds)
+
+    def wait(self, client: str) -> float:
+        """Seconds until ``client`` may send a token again (0: now)."""
+        left = self._left(client)
+        if left >= self.at_once:
+            self.clients.pop(client, None)
+        return 0.0 if left >= 1 else (1 - left) * self.seconds
+
+    def failed(self, client: str) -> None:
+        """``client`` sent a wrong token."""
+        self.clients[client] = (max(0.0, self._left(client) - 1), self.clock())
+        self.clients.move_to_end(client)
+        while len(self.clients) > self.tracked:
+            self.clients.popitem(last=False)
+
+
+def _same(given: str, expected: str) -> bool:
+    """Whether two secrets are equal, compared in constant time as UTF-8 bytes (a str with
+    characters past ASCII cannot be compared as one)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
+def _client(scope: Scope) -> str:
+    """The address the request came from (the server's peer)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
 
 
 def _local_target(target: str) -> str:

@@ -22,16 +22,17 @@ from ..errors import CritterError, InputError, printable
 from ..loading.records import MAX_NAME
 from . import openapi
 from .access import Guard, error_body
+from .limits import ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
 from .scoring import Rulesets, Scored, messages, score_body
 from .stats import card_stats, player_stats
-from .store import Store
+from .store import MAX_ID, Store
+from .work import Busy, EnginePool, engine
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-MAX_ID = (1 << 63) - 1  # SQLite's largest row id
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Settings:
     token: str | None = None  # None: no token needed (the server listens on loopback only)
     body_limit: int = 1 << 20  # bytes of one request body
     trusted_hosts: frozenset[str] | None = None  # Host names answered (None: any)
+    engine_workers: int = ENGINE_WORKERS  # engine jobs at once (see limits.py)
+    engine_queue: int = ENGINE_QUEUE  # engine jobs waiting
+    engine_seconds: float = ENGINE_SECONDS  # how long an answer waits for its engine job
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -59,6 +63,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.store = Store(settings.db)
     app.state.rulesets = Rulesets(settings.packs)
+    app.state.engine = EnginePool(settings.engine_workers, settings.engine_queue, settings.engine_seconds)
     app.add_middleware(
         Guard, token=settings.token, body_limit=settings.body_limit, trusted_hosts=settings.trusted_hosts
     )
@@ -106,10 +111,15 @@ def _add_error_handlers(app: FastAPI) -> None:
         # a full disk, a lock held past the wait, a file gone read-only: the request is not done
         return _errors(request, 503, [printable(f"the games database cannot be used now: {exc}")])
 
+    async def busy(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Busy)
+        return _errors(request, 503, [exc.message], {"Retry-After": str(exc.retry)})
+
     async def internal(request: Request, exc: Exception) -> Response:
         return _errors(request, 500, ["internal error: the server could not answer this request"])
 
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Busy, busy)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(sqlite3.Error, database)
     app.add_exception_handler(Exception, internal)
@@ -125,10 +135,11 @@ def _now() -> str:
 
 
 async def _scored(request: Request) -> Scored | Response:
-    """The request's record scored, or the 422 response that lists its problems."""
+    """The request's record scored (on the engine pool), or the 422 response that lists its problems."""
     raw = await request.body()
+    media = request.headers.get("content-type", "application/json")
     try:
-        return score_body(request.app.state.rulesets, raw, request.headers.get("content-type", "application/json"))
+        return await engine(request, score_body, request.app.state.rulesets, raw, media)
     except InputError as e:
         return JSONResponse({"errors": messages(e)}, status_code=422)
     except CritterError as e:
@@ -141,7 +152,9 @@ def _not_found(game_id: int) -> JSONResponse:
 
 def _add_api(app: FastAPI) -> None:
     game_id = Path(ge=1, le=MAX_ID, description="the game's id")
-    player_name = Path(min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it")
+    player_name = Path(
+        min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it (it may hold '/')"
+    )
 
     @app.post("/api/score", tags=["scoring"], **openapi.SCORE)
     async def score(request: Request) -> Response:
@@ -186,7 +199,7 @@ def _add_api(app: FastAPI) -> None:
         """Forget one kept game."""
         return Response(status_code=204) if request.app.state.store.delete(game_id) else _not_found(game_id)
 
-    @app.get("/api/players/{name}", tags=["statistics"], **openapi.PLAYER)
+    @app.get("/api/players/{name:path}", tags=["statistics"], **openapi.PLAYER)
     def player(request: Request, name: str = player_name) -> Any:
         """A player's statistics over the kept games (the name compared exactly)."""
         stats = player_stats(name, request.app.state.store.games_of(name))

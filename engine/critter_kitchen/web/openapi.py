@@ -25,6 +25,14 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 ERRORS = _json(_ref("Errors"), "the problems, each as `score` reports it")
+_RETRY = {"Retry-After": {"description": "seconds to wait before asking again", "schema": {"type": "integer"}}}
+# when a token is in force: this client address sent too many wrong ones of late
+TOO_MANY = {429: {**_json(_ref("Errors"), "too many wrong access tokens from this address"), "headers": _RETRY}}
+# the engine pool is full, or the answer waited past its time (see the README's limits)
+BUSY = {
+    503: {**_json(_ref("Errors"), "the server is busy, or the request needed too much of its work"), "headers": _RETRY}
+}
+SLOW_BODY = {408: _json(_ref("Errors"), "the request body did not arrive in time")}
 RECORD_BODY = {
     "openapi_extra": {
         "requestBody": {
@@ -41,19 +49,35 @@ GAME_ID_ERRORS = {404: _json(_ref("Errors"), "no such game"), 422: ERRORS}
 
 SCORE: dict[str, Any] = {
     **RECORD_BODY,
-    "responses": {200: _json(_ref("Result"), "the result `score --format json` prints"), 413: ERRORS, 422: ERRORS},
+    "responses": {
+        200: _json(_ref("Result"), "the result `score --format json` prints"),
+        **SLOW_BODY,
+        413: ERRORS,
+        422: ERRORS,
+        **TOO_MANY,
+        **BUSY,
+    },
 }
 CREATE: dict[str, Any] = {
     **RECORD_BODY,
-    "responses": {201: _json(_ref("Created"), "the game was kept"), 413: ERRORS, 422: ERRORS},
+    "responses": {
+        201: _json(_ref("Created"), "the game was kept"),
+        **SLOW_BODY,
+        413: ERRORS,
+        422: ERRORS,
+        **TOO_MANY,
+        **BUSY,
+    },
 }
-LIST: dict[str, Any] = {"responses": {200: _json(_ref("GameList"), "the kept games, newest first"), 422: ERRORS}}
-READ: dict[str, Any] = {"responses": {200: _json(_ref("Game"), "the game"), **GAME_ID_ERRORS}}
-DELETE: dict[str, Any] = {"responses": {204: {"description": "the game is forgotten"}, **GAME_ID_ERRORS}}
+LIST: dict[str, Any] = {
+    "responses": {200: _json(_ref("GameList"), "the kept games, newest first"), 422: ERRORS, **TOO_MANY}
+}
+READ: dict[str, Any] = {"responses": {200: _json(_ref("Game"), "the game"), **GAME_ID_ERRORS, **TOO_MANY}}
+DELETE: dict[str, Any] = {"responses": {204: {"description": "the game is forgotten"}, **GAME_ID_ERRORS, **TOO_MANY}}
 PLAYER: dict[str, Any] = {
-    "responses": {200: _json(_ref("PlayerStats"), "the player's statistics"), 404: ERRORS, 422: ERRORS}
+    "responses": {200: _json(_ref("PlayerStats"), "the player's statistics"), 404: ERRORS, 422: ERRORS, **TOO_MANY}
 }
-CARDS: dict[str, Any] = {"responses": {200: _json(_ref("CardStats"), "per-card statistics")}}
+CARDS: dict[str, Any] = {"responses": {200: _json(_ref("CardStats"), "per-card statistics"), **TOO_MANY}}
 
 _INT = {"type": "integer"}
 _NUMBER = {"type": "number"}

@@ -7,9 +7,12 @@ scripts, through ``textContent``.
 
 The application (``app.py``) provides ``app.state.store`` (the kept games: ``games(player)``
 newest first and ``get(id)``, each with ``id``, ``record``, ``result`` and ``created``),
-``app.state.rulesets`` (called with pack ids, it gives their ruleset, loaded once) and
-``app.state.settings`` (``packs``: the server's own), and a CSRF token in
-``request.state.csrf_token``. Games are kept through the API (``POST /api/games``).
+``app.state.rulesets`` (called with pack ids, it gives their ruleset, loaded once),
+``app.state.engine`` (the pool every piece of engine work runs on: reading packs, checking,
+scoring, planning; see ``work.py``) and ``app.state.settings`` (``packs``: the server's own),
+and a CSRF token in ``request.state.csrf_token``. Games are kept through the API
+(``POST /api/games``). Pack ids sent are read as a record's ``packs`` are: ids only, at most
+as many as a record may name, each once.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..errors import InputError, Problem
+from .store import MAX_ID
+from .work import engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
@@ -69,22 +75,17 @@ def history_page(request: Request, player: str = "") -> Response:
 
 
 @router.get("/new", response_class=HTMLResponse, include_in_schema=False)
-def new_game_page(request: Request) -> Response:
-    return page(request, "new.html", packs=pack_choices(request))
+async def new_game_page(request: Request) -> Response:
+    return page(request, "new.html", packs=await engine(request, pack_choices, request.app.state.settings))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-def result_page(request: Request, game_id: str) -> Response:
-    game = kept_game(request, game_id)
+async def result_page(request: Request, game_id: str) -> Response:
+    game = await run_in_threadpool(kept_game, request, game_id)
     if game is None:
         return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
-    return page(
-        request,
-        "result.html",
-        game=game,
-        table=stage_table(game.record, game.result, stages_run(request, game.record)),
-        names=card_names(request, game.record),
-    )
+    stages, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
+    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages), names=names)
 
 
 @router.get("/games/{game_id}/record.{fmt}", include_in_schema=False)
@@ -100,22 +101,26 @@ def export_record(request: Request, game_id: str, fmt: str) -> Response:
 
 def kept_game(request: Request, game_id: str) -> Any:
     """The kept game of that id (the store's game: ``id``, ``record``, ``result``, ``created``), or None."""
-    if not game_id.isdecimal() or len(game_id) > MAX_ID_DIGITS:
+    if not game_id.isascii() or not game_id.isdecimal() or len(game_id) > MAX_ID_DIGITS or int(game_id) > MAX_ID:
         return None
     return request.app.state.store.get(int(game_id))
 
 
-@router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+@router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)
 def player_page(request: Request, name: str) -> Response:
+    """A player's statistics page (read by the page from the API); a name may hold "/"."""
     return page(request, "player.html", name=name)
 
 
 @router.get("/cards", response_class=HTMLResponse, include_in_schema=False)
-def cards_page(request: Request) -> Response:
+async def cards_page(request: Request) -> Response:
     """Per-card statistics (read by the page from the API), with the names of the server's cards."""
-    rules = ruleset(request, [])
-    names = {cid: [card.name, card.kind] for cid, card in rules.cards.items()}
-    return page(request, "cards.html", names=names)
+    return page(request, "cards.html", names=await engine(request, server_card_names, request.app.state.rulesets))
+
+
+def server_card_names(rulesets: Any) -> dict[str, list[str]]:
+    """Card id -> [name, kind] for the cards of the server's own packs."""
+    return {cid: [card.name, card.kind] for cid, card in rulesets(()).cards.items()}
 
 
 def page(request: Request, template: str, *, status: int = 200, **context: Any) -> Response:
@@ -125,12 +130,20 @@ def page(request: Request, template: str, *, status: int = 200, **context: Any) 
 # --- JSON for the pages ----------------------------------------------------------------
 
 
+# Each route reads its body on the event loop, then does the rest (parsing included) as one
+# job on the engine pool: a job that is refused or takes too long is the app's 503.
+
+
 @router.get("/ui/cards", include_in_schema=False)
-def ui_cards(request: Request, packs: str = "") -> Response:
+async def ui_cards(request: Request, packs: str = "") -> Response:
     """What the game-entry page needs of the rules of ``packs`` (ids, comma-separated): the
     card slots, the rounds, courses and tokens, and every loaded card with its text."""
+    return await engine(request, cards_answer, request.app.state.rulesets, pack_list(packs))
+
+
+def cards_answer(rulesets: Any, packs: list[str]) -> Response:
     try:
-        rules = ruleset(request, pack_list(packs))
+        rules = rulesets.for_record({"packs": packs}, "packs")
     except InputError as e:
         return problems_response(e.problems)
     return JSONResponse(rules_json(rules))
@@ -139,15 +152,21 @@ def ui_cards(request: Request, packs: str = "") -> Response:
 @router.post("/ui/check", include_in_schema=False)
 async def ui_check(request: Request) -> Response:
     """Every problem of a draft record, each with its record path, and its result once legal."""
-    record = await json_body(request)
+    return await engine(request, check_answer, request.app.state.rulesets, await request.body())
+
+
+def check_answer(rulesets: Any, raw: bytes) -> Response:
+    record = json_body(raw)
     if isinstance(record, Response):
         return record
     try:
-        rules = ruleset(request, record_pack_ids(record))
         from ..api import score_record
         from ..report.json import result_json
+        from .scoring import effects_as_problems
 
-        result = result_json(score_record(record, rules))
+        rules = rulesets.for_record(record, "record")
+        with effects_as_problems("record"):
+            result = result_json(score_record(record, rules))
     except InputError as e:
         return JSONResponse({"problems": problems_json(e.problems), "result": None})
     return JSONResponse({"problems": [], "result": result})
@@ -156,12 +175,19 @@ async def ui_check(request: Request) -> Response:
 @router.post("/ui/plan", include_in_schema=False)
 async def ui_plan(request: Request) -> Response:
     """The planner's best meals for a pantry (the ``plan --format json`` object)."""
-    pantry = await json_body(request)
+    return await engine(request, plan_answer, request.app.state.rulesets, await request.body())
+
+
+def plan_answer(rulesets: Any, raw: bytes) -> Response:
+    pantry = json_body(raw)
     if isinstance(pantry, Response):
         return pantry
     try:
-        rules = ruleset(request, record_pack_ids(pantry))
-        return JSONResponse(plan_json(pantry, rules))
+        from .scoring import effects_as_problems
+
+        rules = rulesets.for_record(pantry, "pantry")
+        with effects_as_problems("pantry"):
+            return JSONResponse(plan_json(pantry, rules))
     except InputError as e:
         return problems_response(e.problems)
 
@@ -169,7 +195,11 @@ async def ui_plan(request: Request) -> Response:
 @router.post("/ui/import", include_in_schema=False)
 async def ui_import(request: Request) -> Response:
     """A record file's text (YAML or JSON) read as the record files are: ``{"record": ...}``."""
-    body = await json_body(request)
+    return await engine(request, import_answer, await request.body())
+
+
+def import_answer(raw: bytes) -> Response:
+    body = json_body(raw)
     if isinstance(body, Response):
         return body
     text, name = (body.get("text"), body.get("name")) if isinstance(body, dict) else (None, None)
@@ -186,11 +216,10 @@ async def ui_import(request: Request) -> Response:
 # --- helpers ---------------------------------------------------------------------------
 
 
-async def json_body(request: Request) -> Any:
-    """The request's JSON, or the 422 response that says it is none (read by the engine's JSON reader)."""
+def json_body(raw: bytes) -> Any:
+    """A request body's JSON, or the 422 response that says it is none (read by the engine's JSON reader)."""
     from ..loading.files import parse_json
 
-    raw = await request.body()
     try:
         return parse_json("request", raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -199,21 +228,17 @@ async def json_body(request: Request) -> Any:
         return problems_response(e.problems)
 
 
-def ruleset(request: Request, pack_ids: list[str]) -> Any:
-    """The ruleset of the base pack, ``pack_ids`` and the server's packs, from the application's cache."""
-    return request.app.state.rulesets(tuple(pack_ids))
-
-
 def pack_list(text: str) -> list[str]:
     return [p for p in (part.strip() for part in text.split(",")) if p]
 
 
 def record_pack_ids(data: Any) -> list[str]:
-    """The pack ids a record or pantry names; anything else is left for its reader to report."""
+    """The pack ids a record names, read as a record's ``packs`` are; none if they are malformed
+    (for a kept game, whose record was read when it was kept)."""
+    from ..loading.records import pack_ids
+
     packs = data.get("packs") if isinstance(data, dict) else None
-    if isinstance(packs, list) and all(isinstance(p, str) for p in packs):
-        return list(packs)
-    return []
+    return list(pack_ids(packs, "record")[0]) if packs is not None else []
 
 
 def problems_json(problems: list[Problem]) -> list[dict[str, str]]:
@@ -231,11 +256,10 @@ def problems_response(problems: list[Problem]) -> Response:
     return JSONResponse({"problems": problems_json(problems)}, status_code=422)
 
 
-def pack_choices(request: Request) -> list[dict[str, str]]:
+def pack_choices(settings: Any) -> list[dict[str, str]]:
     """The packs a game may be played with, by id and name (the base pack is always in)."""
     from ..loading.discovery import installed_listing
 
-    settings = getattr(request.app.state, "settings", None)
     folders = [os.fspath(p) for p in getattr(settings, "packs", ()) or ()]
     listing = installed_listing(folders)
     return [{"id": p.id, "name": p.name} for p in listing.packs if p.id and p.id != "base"]
@@ -337,16 +361,22 @@ def game_row(game: Any) -> dict[str, Any]:
     }
 
 
-def stages_run(request: Request, record: Any) -> list[str]:
-    """The stages that ran for this game, in order (the text report's rows), or none if it
-    cannot be scored again here (a pack it needs is gone)."""
-    try:
-        from ..api import score_record
+def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
+    """What a kept game's page needs of its rules: the stages that ran, in order (the text
+    report's rows), and card id -> card name for the cards its awards may name; none of
+    either when it cannot be scored again here (a pack it needs is gone, a card fails)."""
+    from ..api import score_record
+    from ..errors import EvaluationError
 
-        result = score_record(record, ruleset(request, record_pack_ids(record)))
+    try:
+        rules = rulesets(tuple(record_pack_ids(record)))
     except InputError:
-        return []
-    return list(result.game.stages_run)
+        return [], {}
+    names = {cid: card.name for cid, card in rules.cards.items()}
+    try:
+        return list(score_record(record, rules).game.stages_run), names
+    except (InputError, EvaluationError):
+        return [], names
 
 
 def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
@@ -365,12 +395,3 @@ def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
         "totals": [standing.get(n, {}).get("stars", "") for n in names],
         "quality": [standing.get(n, {}).get("critic_quality", "") for n in names],
     }
-
-
-def card_names(request: Request, record: Any) -> dict[str, str]:
-    """Card id -> card name for the cards the awards may name (empty if the packs are gone)."""
-    try:
-        rules = ruleset(request, record_pack_ids(record))
-    except InputError:
-        return {}
-    return {cid: card.name for cid, card in rules.cards.items()}

@@ -8,13 +8,18 @@ JSON text ``score --format json`` prints for the same record.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pickle
 import threading
+from collections import OrderedDict
 
 from ..errors import EvaluationError, InputError, Problem
+from .limits import RULESETS_BYTES, RULESETS_KEPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from typing import Any
 
     from ..loading.yamlpos import Document
@@ -24,36 +29,68 @@ SOURCE = "record"  # how messages name a record sent in a request
 
 
 class Rulesets:
-    """The rulesets of a server, loaded once each: the base pack, the packs a record names,
-    then the server's ``--pack`` packs. Calling it with pack ids gives that ruleset.
+    """The rulesets of a server: the base pack, the packs a record names, then the server's
+    ``--pack`` packs. Calling it with pack ids gives that ruleset.
 
-    Loading runs under a lock: the pack loader is not meant to run twice at once, and a
-    ruleset once loaded is only read.
+    Pack ids name the same ruleset whatever their order of mention, repetition or the base
+    pack among them: a ruleset is kept under the folders it loads, in load order. At most
+    :data:`~.limits.RULESETS_KEPT` are kept, of at most :data:`~.limits.RULESETS_BYTES`
+    together (each measured by its pickled size once loaded); the least recently used goes
+    first. Loading runs under a lock: the pack loader is not meant to run twice at once,
+    and a ruleset once loaded is only read.
     """
 
-    def __init__(self, packs: Sequence[str] = ()) -> None:
+    def __init__(self, packs: Sequence[str] = (), kept: int = RULESETS_KEPT, size: int = RULESETS_BYTES) -> None:
         from ..loading.discovery import pack_folders
 
         self.server_folders = pack_folders(list(packs))  # a wrong --pack fails at start
-        self.loaded: dict[tuple[str, ...], Ruleset] = {}
-        self.lock = threading.Lock()
+        self.kept, self.size = kept, size
+        self.loaded: OrderedDict[tuple[str, ...], tuple[Ruleset, int]] = OrderedDict()
+        self.lock = threading.Lock()  # held while loading
+        self.using = threading.Lock()  # held while ``loaded`` changes
 
     def __call__(self, packs: Sequence[str] = (), source: str = SOURCE) -> Ruleset:
-        ids = tuple(packs)
-        found = self.loaded.get(ids)
+        from ..loading.discovery import load_order, record_pack_folders
+
+        named = record_pack_folders(tuple(dict.fromkeys(packs)), source, self.server_folders) if packs else []
+        folders = load_order(named, self.server_folders)
+        key = tuple(os.path.realpath(f) for f in folders)
+        found = self._get(key)
         if found is not None:
             return found
         with self.lock:
-            if ids not in self.loaded:
+            found = self._get(key)
+            if found is None:
                 from ..loading.cached import load_ruleset
-                from ..loading.discovery import load_order, record_pack_folders
 
-                named = record_pack_folders(ids, source, self.server_folders) if ids else []
-                self.loaded[ids] = load_ruleset(load_order(named, self.server_folders))
-            return self.loaded[ids]
+                found = load_ruleset(folders)
+                self._keep(key, found, len(pickle.dumps(found, pickle.HIGHEST_PROTOCOL)))
+            return found
+
+    def _get(self, key: tuple[str, ...]) -> Ruleset | None:
+        with self.using:
+            entry = self.loaded.get(key)
+            if entry is None:
+                return None
+            self.loaded.move_to_end(key)
+            return entry[0]
+
+    def _keep(self, key: tuple[str, ...], ruleset: Ruleset, size: int) -> None:
+        with self.using:
+            self.loaded[key] = (ruleset, size)
+            while len(self.loaded) > 1 and (
+                len(self.loaded) > self.kept or sum(n for _, n in self.loaded.values()) > self.size
+            ):
+                self.loaded.popitem(last=False)
+
+    def held(self) -> tuple[int, int]:
+        """How many rulesets are kept, and their pickled size together."""
+        with self.using:
+            return len(self.loaded), sum(n for _, n in self.loaded.values())
 
     def for_record(self, data: Any, source: str = SOURCE) -> Ruleset:
-        """The ruleset to read ``data`` with: the packs it names (``packs: [...]``) and the server's."""
+        """The ruleset to read ``data`` with: the packs it names (``packs: [...]``) and the server's;
+        InputError if its ``packs`` is malformed (not a list of ids, more than a record may name)."""
         from ..loading.records import record_packs
 
         return self(record_packs(data, source), source)
@@ -98,12 +135,20 @@ def score_data(rulesets: Rulesets, data: Any, document: Document | None = None, 
     from ..stages.runner import score_game
 
     game = read_record(rulesets.for_record(data, source), data, source, document)
-    try:
+    with effects_as_problems(source):
         result = score_game(game, source)
-    except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
-        raise InputError([Problem(source, 0, 0, str(e), "CK301")]) from e
     # `score --format json` prints exactly this text (and a line end) for one record
     return Scored(data, json_text(result_json(result), indent=2) + "\n")
+
+
+@contextlib.contextmanager
+def effects_as_problems(source: str) -> Iterator[None]:
+    """A card effect that fails (over its budget, a division by zero) while scoring or
+    planning for one request: InputError, a problem of what was sent, as ``score`` reports it."""
+    try:
+        yield
+    except EvaluationError as e:
+        raise InputError([Problem(source, 0, 0, str(e), "CK301")]) from e
 
 
 def messages(error: InputError) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,9 +47,16 @@ MIGRATIONS: tuple[str, ...] = (
                json_extract(s.value, '$.stars')
         FROM games, json_each(games.result, '$.standings') AS s;
     """,
+    # 3: each player's name folded (Python's casefold: SQLite's lower() folds ASCII only), for
+    # a search that is blind to case in every script; casefold() is the store's own function
+    """
+    ALTER TABLE game_players ADD COLUMN folded TEXT NOT NULL DEFAULT '';
+    UPDATE game_players SET folded = casefold(name);
+    """,
 )
 VERSION = len(MIGRATIONS)
 BUSY_MS = 30_000  # a writer waits this long for another's commit before giving up
+MAX_ID = (1 << 63) - 1  # SQLite's largest row id
 
 
 class StoreError(Exception):
@@ -82,9 +90,8 @@ class Store:
     def __init__(self, path: str, migrations: Sequence[str] = MIGRATIONS) -> None:
         self.path = path
         self.migrations = tuple(migrations)
-        folder = os.path.dirname(os.path.abspath(path))
+        _check_path(path)
         try:
-            os.makedirs(folder, exist_ok=True)
             with self._connection() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 self._migrate(db)
@@ -135,8 +142,8 @@ class Store:
                 )
                 game_id = int(cursor.lastrowid or 0)
                 db.executemany(
-                    "INSERT INTO game_players (game_id, name, rank, stars) VALUES (?, ?, ?, ?)",
-                    [(game_id, s["name"], s["rank"], s["stars"]) for s in result["standings"]],
+                    "INSERT INTO game_players (game_id, name, rank, stars, folded) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, s["name"], s["rank"], s["stars"], s["name"].casefold()) for s in result["standings"]],
                 )
                 db.execute("COMMIT")
             except BaseException:
@@ -164,7 +171,7 @@ class Store:
 
     def games(self, player: str | None = None, limit: int = 100, offset: int = 0) -> list[StoredGame]:
         """Kept games, newest first; with ``player``, those with a player whose name holds it
-        (letters compared without case)."""
+        (letters compared without case, by Unicode's case folding)."""
         where, args = _player_filter(player)
         with self._connection() as db:
             rows = db.execute(
@@ -209,7 +216,9 @@ class _Connection:
         self.path = path
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+        # the absolute path: a name such as ":memory:" is a file here, never SQLite's special database
+        self.db = sqlite3.connect(os.path.abspath(self.path), timeout=BUSY_MS / 1000, isolation_level=None)
+        self.db.create_function("casefold", 1, _casefold, deterministic=True)
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         self.db.execute("PRAGMA synchronous = FULL")
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -228,7 +237,28 @@ def _player_filter(player: str | None) -> tuple[str, tuple[Any, ...]]:
     """The WHERE clause (and its argument) keeping games with a player whose name holds ``player``."""
     if not player:
         return "", ()
-    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(lower(name), lower(?)) > 0)", (player,)
+    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(folded, ?) > 0)", (player.casefold(),)
+
+
+def _casefold(text: Any) -> Any:
+    return text.casefold() if isinstance(text, str) else text
+
+
+def _check_path(path: str) -> None:
+    """StoreError unless ``path`` is a regular file, or names a new one in an existing folder:
+    a device (``/dev/full``), a pipe or a folder is no database, and SQLite would write its
+    journal beside it."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise StoreError(f"{path}: cannot create the games database: no folder {folder}") from None
+        return
+    except OSError as e:
+        raise StoreError(f"{path}: cannot use the games database: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: cannot use the games database: not a regular file")
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:
