@@ -37,9 +37,9 @@ START_SECONDS = 60  # a loaded machine; the server itself starts well within 2 s
 class Server:
     """``critter-kitchen serve --port 0`` on a database; its address read from what it prints."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "critter_kitchen", "serve", "--port", "0", "--db", str(db)],
+            [sys.executable, "-m", "critter_kitchen", "serve", "--port", "0", "--db", str(db), *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -45,8 +45,9 @@ TOKEN = "a-token-of-some-length"
 BUDGET = "the effects of this game took more than 200,000 steps (statements, loop items and awards)"
 
 
-def slow_pantry(items: int = 16, spices: int = 12) -> dict[str, Any]:
-    """A challenge round's pantry the exact planner takes seconds over (spices multiply its meals)."""
+def spice_pantry(items: int = 16, spices: int = 12) -> dict[str, Any]:
+    """A challenge round's pantry of many spices (one that took the planner seconds before it
+    offered an ingredient only the spices it may carry)."""
     types = ["carrot", "fish", "mushroom", "cheese", "bread", "meat"]
     return {
         "for": "round3",
@@ -56,6 +57,27 @@ def slow_pantry(items: int = 16, spices: int = 12) -> dict[str, Any]:
             "ingredients": [{"type": types[i % 6], "value": 1 + i % 9} for i in range(items)],
             "spices": [types[i % 6] for i in range(spices)] + ["allspice"] * (spices // 3),
             "soup": 2,
+            "bisque": 1,
+        },
+    }
+
+
+BUSY = ROOT / "tests" / "hostile" / "busy-restaurateur"
+
+
+def busy_pantry() -> dict[str, Any]:
+    """A pantry whose plan takes seconds however quick the planner: its player's restaurateur
+    (the hostile pack's busy-bee) does about 45,000 steps of work in every stage run, and the
+    plan ends only at its work budget."""
+    kinds = ["carrot", "cheese", "bread", "mushroom", "cheese"]
+    return {
+        "for": "round3",
+        "cards": {"challenges": {"round3": ["garden-gratin", "toasted-cheese", "mushroom-toast"]}},
+        "player": {"name": "Ana", "restaurateur": "busy-bee"},
+        "pantry": {
+            "ingredients": [{"type": kinds[i % 5], "value": 1 + (i * 5) % 9} for i in range(5)],
+            "spices": ["allspice"],
+            "soup": 1,
             "bisque": 1,
         },
     }
@@ -74,7 +96,7 @@ def app_client(tmp_path: Path, **settings: Any) -> TestClient:
 
 
 def test_a_slow_plan_does_not_hold_up_another_client(tmp_path: Path) -> None:
-    server = Server(tmp_path / "games.sqlite3")
+    server = Server(tmp_path / "games.sqlite3", "--pack", str(BUSY))
     try:
         assert server.request("GET", "/api/games")[0] == 200
         planned: list[float] = []
@@ -82,7 +104,7 @@ def test_a_slow_plan_does_not_hold_up_another_client(tmp_path: Path) -> None:
         def plan() -> None:
             began = time.perf_counter()
             try:
-                server.request("POST", "/ui/plan", slow_pantry())
+                server.request("POST", "/ui/plan", busy_pantry())
             except OSError:  # the server was stopped first
                 pass
             planned.append(time.perf_counter() - began)
@@ -106,7 +128,7 @@ def test_a_slow_plan_does_not_hold_up_another_client(tmp_path: Path) -> None:
                 connection.close()
             waits.append(time.perf_counter() - began)
             assert status == 200, f"no answer within {waits[-1]:.1f} s while another client plans"
-        assert planned == [], "the plan ended before the other client's requests: make the pantry larger"
+        assert planned == [], "the plan ended before the other client's requests: make it slower"
         assert max(waits) < 0.5, waits
     finally:
         stopping = time.perf_counter()
@@ -127,8 +149,8 @@ def test_a_full_pool_is_503_with_retry_after(tmp_path: Path) -> None:
 
 
 def test_an_answer_past_its_time_is_503_and_the_pool_is_free_again(tmp_path: Path) -> None:
-    client = app_client(tmp_path, engine_seconds=0.2)
-    answer = client.post("/ui/plan", json=slow_pantry(14, 9))
+    client = app_client(tmp_path, engine_seconds=0.2, packs=(str(BUSY),))
+    answer = client.post("/ui/plan", json=busy_pantry())
     assert (answer.status_code, answer.headers["retry-after"]) == (503, "2")
     message = "this request needed more than 0.2 seconds of the server's work, and was given up"
     assert answer.json() == {"problems": [{"where": "", "message": message, "code": ""}]}
@@ -312,7 +334,7 @@ def test_every_route_that_reads_packs_caps_them(tmp_path: Path) -> None:
     began = time.perf_counter()
     check = client.post("/ui/check", json={**base_record(), "packs": many})
     assert (check.status_code, check.json()) == (200, {"problems": [problem], "result": None})
-    plan = client.post("/ui/plan", json={**slow_pantry(4, 1), "packs": many})
+    plan = client.post("/ui/plan", json={**spice_pantry(4, 1), "packs": many})
     assert (plan.status_code, plan.json()) == (422, {"problems": [problem]})
     cards = client.get("/ui/cards", params={"packs": ",".join(many)})
     assert (cards.status_code, cards.json()) == (422, {"problems": [problem]})
@@ -493,7 +515,7 @@ def test_a_failing_card_effect_is_the_same_problem_on_every_route(tmp_path: Path
     check = client.post("/ui/check", json=record)
     problem = {"where": "", "message": f"record: {message}", "code": "CK301"}
     assert (check.status_code, check.json()) == (200, {"problems": [problem], "result": None})
-    pantry = {**slow_pantry(4, 1), "for": "critic", "cards": {"rumors": ["probe"]}}
+    pantry = {**spice_pantry(4, 1), "for": "critic", "cards": {"rumors": ["probe"]}}
     plan = client.post("/ui/plan", json=pantry)
     problem = {"where": "", "message": f"pantry: {message}", "code": "CK301"}
     assert (plan.status_code, plan.json()) == (422, {"problems": [problem]})

@@ -14,8 +14,10 @@ how quickly one client is answered while another's request keeps the engine busy
   scored, written), so the ratio tells what HTTP and the framework add.
 - **saves**: ``--clients`` clients saving ``--games`` games each at once: how many were
   acknowledged, failed and then found kept (goal: none lost, none failed), and the rate.
-- **busy**: one client asks ``POST /ui/plan`` for a pantry that takes the planner seconds
-  (``--plan-items`` ingredients and ``--plan-spices`` spices, a challenge round); meanwhile
+- **busy**: one client asks ``POST /ui/plan`` for a pantry that took the planner seconds
+  before its spices were bounded (``--plan-items`` ingredients and ``--plan-spices``
+  spices, a challenge round), then for one that takes it seconds still (a table whose
+  restaurateur works hard in every stage run: the plan ends at its work budget); meanwhile
   a second client sends ``GET /api/games`` every 100 ms: how long each took (goal: well
   under a second), and how the plan request ended.
 - **rulesets**: ``--pack-lists`` requests ``POST /ui/check`` of one record naming the base
@@ -50,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_serve_durability import Server, record_for  # noqa: E402
-from test_serve_limits import slow_pantry  # noqa: E402
+from test_serve_limits import BUSY, busy_pantry, spice_pantry  # noqa: E402
 
 RECORD = ROOT / "tests" / "golden" / "five-players.yaml"
 
@@ -216,15 +218,21 @@ def bench_connections(idle_count: int) -> None:
 
 
 def bench_busy(items: int, spices: int) -> None:
+    shown = f"{items} ingredients, {spices + spices // 3} spices"
+    bench_busy_with(shown, spice_pantry(items, spices))
+    bench_busy_with("the busy restaurateur's table", busy_pantry(), "--pack", str(BUSY))
+
+
+def bench_busy_with(shown_pantry: str, pantry: dict[str, Any], *options: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder) / "games.sqlite3")
+        server = Server(Path(folder) / "games.sqlite3", *options)
         server.request("GET", "/api/games")  # warm
         ended: list[str] = []
 
         def plan() -> None:
             began = time.perf_counter()
             try:
-                status, answer = server.request("POST", "/ui/plan", slow_pantry(items, spices))
+                status, answer = server.request("POST", "/ui/plan", pantry)
                 how = f"{status}" + ("" if status == 200 else f" {answer}")
             except OSError as e:
                 how = f"no answer ({e})"
@@ -243,7 +251,7 @@ def bench_busy(items: int, spices: int) -> None:
         planner.join()
         server.stop()
     shown = figures(waits) + f"  max {max(waits) * 1000:7.2f} ms" if waits else "none sent: the plan ended first"
-    print(f"busy: POST /ui/plan ({items} ingredients, {spices + spices // 3} spices) answered {ended[0]}")
+    print(f"busy: POST /ui/plan ({shown_pantry}) answered {ended[0]}")
     print(f"  GET /api/games meanwhile, {len(waits)} requests: {shown}  (goal: well under a second)")
 
 
