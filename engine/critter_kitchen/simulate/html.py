@@ -727,8 +727,10 @@ def histogram_bars(histogram: object) -> list[tuple[int, int]]:
 def _integer_key(key: object) -> int | None:
     if isinstance(key, int) and not isinstance(key, bool):
         return key
-    if isinstance(key, str) and key.strip().lstrip("-").isdigit() and len(key) < 12:
-        return int(key)
+    if isinstance(key, str):
+        digits = key.strip().lstrip("-")
+        if digits.isascii() and digits.isdigit() and len(digits) < 12:  # not '²', which int() refuses
+            return int(key)
     return None
 
 
