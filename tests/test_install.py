@@ -35,3 +35,9 @@ def test_wheel_installs_and_scores_outside_the_repository(tmp_path):
     as_module = run(bin_dir / "python", "-m", "critter_kitchen", "validate", example, cwd=elsewhere)
     assert as_module.returncode == 0, as_module.stdout + as_module.stderr
     assert not list(elsewhere.iterdir())  # scoring wrote nothing
+
+    # the balance lab's page is rendered from the templates the wheel ships as package data
+    code = "from critter_kitchen.simulate.html import render_html; print(render_html({'notes': ['<b>']}))"
+    page = run(bin_dir / "python", "-c", code, cwd=elsewhere)
+    assert page.returncode == 0, page.stderr
+    assert "default-src 'none'" in page.stdout and "<li>&lt;b&gt;</li>" in page.stdout

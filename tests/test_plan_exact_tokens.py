@@ -9,8 +9,8 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from test_plan_exact_paths_agree import random_meal
 from test_plan_exact_shared import larger_own_pantry, shared_pantry
-from test_plan_exact_speed import random_meal
 from test_plan_fast import RESTAURATEURS, engine_stars, order
 
 from critter_kitchen import check_meal, rule_parameters

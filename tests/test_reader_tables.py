@@ -13,8 +13,8 @@ import gen
 import pytest
 from hypothesis import HealthCheck, given, settings
 from test_meal_rules import corpus, packs_for, read_both_ways
+from test_rescore_is_scoring_without import random_record
 from test_rescore_plan import every_pack
-from test_speed_paths import random_record
 
 from critter_kitchen import InputError, load_ruleset
 from critter_kitchen.loading.files import load_data

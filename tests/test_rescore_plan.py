@@ -7,7 +7,7 @@ programs are made once per ruleset and combined per game; the work each removabl
 before and after effects took is kept from that run, card by card. Here each is compared
 with what it stands for, computed from scratch for the game, and rescoring is compared with
 the plain path (the record without the card, read and scored) on the games of every test
-pack, as tests/test_rescore_speed.py does for the shipped packs.
+pack, as tests/test_rescore_paths_agree.py does for the shipped packs.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_rescore_speed import challenge_ids, fingerprint
-from test_speed_paths import PACKS, random_record, record_without
+from test_rescore_is_scoring_without import PACKS, random_record, record_without
+from test_rescore_paths_agree import challenge_ids, fingerprint
 
 from critter_kitchen import EvaluationError, InputError, load_ruleset
 from critter_kitchen.api import removable_cards, score_without, score_without_meals

@@ -429,6 +429,7 @@ def test_histograms_fill_the_gaps_between_their_ends():
     assert histogram_bars({"-1": 2, "1": 1}) == [(-1, 2), (0, 0), (1, 1)]
     assert histogram_bars({"0": 1, "100000": 1}) == [(0, 1), (100000, 1)]
     assert histogram_bars(None) == []
+    assert histogram_bars({"²": 4, "٣": 2, "1": 1}) == [(1, 1)]  # digits int() refuses, or reads otherwise
     page = render_html(
         {
             "stages": [

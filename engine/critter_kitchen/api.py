@@ -180,7 +180,7 @@ def check_spices(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, 
 def ingredient_quality(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, Any]) -> int:
     """What ``ingredient`` (with its spices) adds to the quality of a legal challenge meal.
 
-    Facts of the meal rules a search may rely on (``tests/test_plan_exact_speed.py`` checks
+    Facts of the meal rules a search may rely on (``tests/test_plan_exact_paths_agree.py`` checks
     them against :func:`check_meal`): a legal meal's quality is
     ``capped_quality(sum of ingredient_quality and token_quality of its parts)``; and whether
     a meal whose every ingredient passes :func:`check_spices` is legal depends only on how

@@ -22,7 +22,7 @@ json module, which gives the answer and every message: so no message can differ.
   infinity as null); compiled, the same walk finds only those types (and no float). Both
   also leave to json what orjson writes and json does not (no dataclass or date).
 
-Without orjson installed everything goes to the json module. tests/test_batch_speed.py
+Without orjson installed everything goes to the json module. tests/test_batch_paths_agree.py
 compares both on the test records and JSON files, on generated text and values, and on a
 whole batch.
 """

@@ -42,7 +42,8 @@ def rescored_without(ruleset: Ruleset, record: dict[str, Any], game: Game, card_
     The one place that chooses the path: the engine's rescoring takes out cards on the table
     and held cards (``score_without``), and the meals of a challenge card, which keeps its
     place (``score_without_meals``); both answer as the plain path does
-    (tests/test_speed_paths.py, tests/test_rescore_speed.py, tests/test_simulate_speed.py).
+    (tests/test_rescore_is_scoring_without.py, tests/test_rescore_paths_agree.py,
+    tests/test_simulate_paths_agree.py).
     """
     if FAST_RESCORING:
         from ..api import score_without as rescore

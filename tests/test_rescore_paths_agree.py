@@ -30,7 +30,7 @@ import gen
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
-from test_speed_paths import PACKS, random_record, record_without
+from test_rescore_is_scoring_without import PACKS, random_record, record_without
 
 from critter_kitchen import InputError, load_ruleset
 from critter_kitchen.api import packs_for, removable_cards, score_without, score_without_meals
@@ -327,7 +327,7 @@ def _restore(game: Any, saved: Any) -> None:
 DRIVER = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
-import test_rescore_speed as t
+import test_rescore_paths_agree as t
 from critter_kitchen import load_ruleset
 rs = load_ruleset([t.ROOT / "cards" / "a-la-carte"])
 rng = random.Random("compiled")
