@@ -17,7 +17,7 @@ running its child is a direct call, where a closure calling a closure went throu
 Python's generic call. Common shapes get nodes of their own (a registry call whose
 arguments are variables or constants, a comparison with a constant, an aggregate without
 a condition): each saves a node run per step, and most effects are made of those shapes.
-tests/test_stage_speed.py scores every game again with each op built into the one plain
+tests/test_stage_nodes_agree.py scores every game again with each op built into the one plain
 node of its kind.
 """
 

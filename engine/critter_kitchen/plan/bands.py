@@ -6,7 +6,7 @@ stars alone (:func:`~.reads.separable`), that a meal is seen only through its qu
 (:func:`~.reads.stars_rise_with_quality`), a card's stars are a step function of the
 meal's quality (:class:`Steps`, found with a few stage runs). The listing rests on two
 facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`;
-``tests/test_plan_exact_speed.py`` checks them against :func:`~critter_kitchen.check_meal`):
+``tests/test_plan_exact_paths_agree.py`` checks them against :func:`~critter_kitchen.check_meal`):
 a meal's quality is the capped sum of what each of its items adds, and whether a meal is
 legal depends only on how many ingredients of each type and tokens it holds (its
 ingredients' spices being allowed). So a meal's quality is added up item by item, and
