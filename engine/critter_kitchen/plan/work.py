@@ -24,7 +24,8 @@ pantry planned at each (no meal remembered holds more items): the tables planned
 ago are forgotten first. The tables' memories only spare time: what a plan is charged (see
 :meth:`Work.run`) and what it answers never depend on what they held. An exact critic plan
 remembers at most ``SEARCHED_KEPT`` partial meals as searched; past that it forgets them
-and may search one again, its work charged again (real critic meals remember a few thousand).
+and may search one again, its work charged again (a critic meal of 9 ingredients remembers
+about 3,000).
 """
 
 from __future__ import annotations
