@@ -58,7 +58,7 @@ from ..api import (
 from ..model.game import Ingredient
 from .exact import undominated
 from .search import PlannedMeal
-from .work import ITEM_STEPS, MEAL_STEPS, OverBudget
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, OverBudget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +70,6 @@ if TYPE_CHECKING:
 
     Key = tuple[int, int, int, int]
 
-LEGAL_KEPT = 200_000  # verdicts remembered per table before they are forgotten
 LARGEST_SUM = 10_000  # qualities are told by a bit set up to this; a larger pantry is listed in full
 OWN_WAYS = 512  # ways to add a card's own items told once per start state; more: grown piece by piece
 LOOSE = 1 << 60  # no lowering bounds the meals grown from this one (see BandMeals.windowed)
@@ -977,7 +976,7 @@ class BandMeals:
             key = (self.card.id, self.held, tuple(sorted(named)))
             found = self.legal.get(key)
             if found is None:
-                if len(self.legal) > LEGAL_KEPT:
+                if len(self.legal) >= LEGAL_KEPT:
                     self.legal.clear()
                 tokens = self.tokens_of(counts)
                 problems, _ = check_meal(self.q.ruleset, self.card, chosen, tokens, self.rules, held=self.held)

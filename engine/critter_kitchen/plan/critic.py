@@ -43,7 +43,7 @@ from .critic_reads import (
     tokens_apart,
 )
 from .reads import programs
-from .work import ITEM_STEPS, PLAN_BUDGET, OverBudget, Work
+from .work import ITEM_STEPS, PLAN_BUDGET, SEARCHED_KEPT, OverBudget, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -291,6 +291,8 @@ class _ExactCriticSearch(_CriticSearch):
         state = (i, left, signature, total)
         if state in self.searched:  # the same meals so far with the same items left: searched already
             return
+        if len(self.searched) >= SEARCHED_KEPT:  # forgotten: such a meal is searched again (its work charged again)
+            self.searched.clear()
         self.searched.add(state)
         if i == len(kinds):
             tokens = dict(zip(self.token_names, left[len(self.spice_names) : -1], strict=True))

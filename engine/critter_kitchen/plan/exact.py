@@ -26,7 +26,18 @@ from ..api import check_meal, check_spices, meal_rules, meal_types
 from ..model.game import Ingredient
 from .reads import programs, quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
-from .work import ITEM_STEPS, LISTING_SHARE, MEAL_STEPS, PLAN_BUDGET, OverBudget, Work
+from .work import (
+    CHECKS_KEPT,
+    ITEM_STEPS,
+    LISTING_SHARE,
+    MEAL_STEPS,
+    PLAN_BUDGET,
+    SINGLE_KEPT,
+    TABLE_MEMORY_KEPT,
+    TABLES_KEPT,
+    OverBudget,
+    Work,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -241,7 +252,7 @@ class CardMeals:
         table: ``meal`` tells the card, the Hold token, the ingredients and the token counts)."""
         key = meal
         if key not in self.checks:
-            if len(self.checks) > CHECKS_KEPT:
+            if len(self.checks) >= CHECKS_KEPT:
                 self.checks.clear()
             problems, quality = check_meal(self.q.ruleset, card, ingredients, tokens, self.rules, held=held)
             self.checks[key] = None if problems else quality
@@ -282,6 +293,7 @@ class Context:
     meal (proved once), the scorer and the stars each card's meal signatures earn alone.
 
     The balance lab plans many decisions at one table: these are worked out once for them all.
+    Each memory is held to its cap of entries (see .work): past it, it is forgotten.
     """
 
     def __init__(self, question: Question) -> None:
@@ -296,15 +308,69 @@ class Context:
         tables = (self.scorer.table_params, self.scorer.params)
         self.rising = self.separable and quality_only(trees) and stars_rise_with_quality(trees, tables)
         self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
+        self.key: tuple[Any, ...] = ()  # its key among the thread's tables (see context)
+        self.items = 0  # the most ingredients and spices of a pantry planned at this table
+        self.counted = 0  # its memory when the thread last left this table (see Tables)
+
+    def memory(self) -> int:
+        """What this table's memories hold, as the entries of each times the items of the
+        largest pantry planned here (no meal remembered holds more items: a measure of bytes)."""
+        entries = len(self.checks) + len(self.legal) + len(self.single) + len(self.scorer.cache)
+        return entries * (1 + self.items)
+
+
+class Tables:
+    """The tables one thread remembers, the one planned at last at the end: at most
+    ``TABLES_KEPT``, whose memories (:meth:`Context.memory`) other than the table in use
+    hold at most ``TABLE_MEMORY_KEPT`` in all; the table in use holds each of its memories
+    to its cap of entries as it plans.
+
+    A table's memory is measured when the thread leaves it for another (only the table in use
+    grows), so keeping the tables in bounds costs a few steps a change of table."""
+
+    def __init__(self) -> None:
+        self.contexts: dict[tuple[Any, ...], Context] = {}
+        self.current: Context | None = None  # the table planned at last
+        self.total = 0  # the memory measured over the tables kept (see Context.counted)
+
+    def take(self, key: tuple[Any, ...], question: Question) -> Context:
+        contexts = self.contexts
+        items = len(question.ingredients) + len(question.spices)
+        found = contexts.get(key)
+        if found is not None and found is self.current and found.ruleset is question.ruleset:
+            found.items = max(found.items, items)
+            return found  # the table in use: nothing to measure
+        left = self.current
+        if left is not None and contexts.get(left.key) is left:
+            now = left.memory()
+            self.total += now - left.counted
+            left.counted = now
+        if found is None or found.ruleset is not question.ruleset:  # new, or an id reused by another ruleset
+            if found is not None:
+                self.total -= found.counted
+                del contexts[key]
+            found = Context(question)
+            found.key = key
+        else:
+            del contexts[key]  # planned at last: the last to be forgotten
+            self.total -= found.counted
+        found.items = max(found.items, items)
+        self.current = found
+        if len(contexts) >= TABLES_KEPT or self.total > TABLE_MEMORY_KEPT:
+            self.total = sum(c.counted for c in contexts.values())  # as measured (tests may empty the dict)
+            while contexts and (len(contexts) >= TABLES_KEPT or self.total > TABLE_MEMORY_KEPT):
+                self.total -= contexts.pop(next(iter(contexts))).counted  # the table planned at longest ago
+        contexts[key] = found
+        self.total += found.counted
+        return found
 
 
 # The tables each thread remembers: a Context's memories are filled and emptied as a search goes,
 # so two threads planning at once (the score pad plans from worker threads) never share one.
-# CONTEXTS is the main thread's; every other thread has its own (see remembered).
-CONTEXTS: dict[tuple[Any, ...], Context] = {}
+# TABLES is the main thread's (CONTEXTS its tables); every other thread has its own (see remembered).
+TABLES = Tables()
+CONTEXTS: dict[tuple[Any, ...], Context] = TABLES.contexts
 _LOCAL = threading.local()
-CONTEXTS_KEPT = 256  # tables remembered per thread; the oldest is forgotten first
-CHECKS_KEPT = 200_000  # verdicts of check_meal remembered per table before they are forgotten
 
 
 def context(question: Question) -> Context:
@@ -316,24 +382,23 @@ def context(question: Question) -> Context:
         tuple(c.id for c in question.table),
         tuple(c.id for c in question.owned),
     )
-    contexts = remembered()
-    found = contexts.get(key)
-    if found is None or found.ruleset is not question.ruleset:  # an id reused by another ruleset
-        found = contexts[key] = Context(question)
-        while len(contexts) > CONTEXTS_KEPT:
-            del contexts[next(iter(contexts))]
+    return remembered_tables().take(key, question)
+
+
+def remembered_tables() -> Tables:
+    """This thread's tables (see :func:`context`)."""
+    if threading.current_thread() is threading.main_thread():
+        return TABLES
+    found: Tables | None = getattr(_LOCAL, "tables", None)
+    if found is None:
+        found = Tables()
+        _LOCAL.tables = found
     return found
 
 
 def remembered() -> dict[tuple[Any, ...], Context]:
-    """This thread's tables (see :func:`context`)."""
-    if threading.current_thread() is threading.main_thread():
-        return CONTEXTS
-    found: dict[tuple[Any, ...], Context] | None = getattr(_LOCAL, "contexts", None)
-    if found is None:
-        found = {}
-        _LOCAL.contexts = found
-    return found
+    """This thread's tables by key (see :func:`context`)."""
+    return remembered_tables().contexts
 
 
 class FastSearch:
@@ -367,6 +432,8 @@ class FastSearch:
         found = self.single.get(key)
         if found is None:
             stars, steps = self.scorer.run((option.meal,))
+            if len(self.single) >= SINGLE_KEPT:
+                self.single.clear()
             found = self.single[key] = (stars - self.scorer.baseline, steps)
         self.work.run(("alone", key), found[1])  # charged once per plan, remembered or not
         return found[0]
@@ -461,6 +528,8 @@ class FastSearch:
         found = self.single.get(key)
         if found is None:
             stars, steps = self.scorer.run((probe,))
+            if len(self.single) >= SINGLE_KEPT:
+                self.single.clear()
             found = self.single[key] = (stars - self.scorer.baseline, steps)
         self.work.run(("alone", key), found[1])
         return found[0]

@@ -32,10 +32,9 @@ import itertools
 
 from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
 from ..model.game import Ingredient
-from .bands import LEGAL_KEPT
 from .exact import CardMeals, FastSearch, _pareto
 from .search import PlannedMeal
-from .work import ITEM_STEPS, MEAL_STEPS, PLAN_BUDGET
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -394,7 +393,7 @@ class CountedMeals(CardMeals):
         key = (card.id, held, counts)
         found = self.legal.get(key)
         if found is None:
-            if len(self.legal) > LEGAL_KEPT:
+            if len(self.legal) >= LEGAL_KEPT:
                 self.legal.clear()
             problems, _ = check_meal(self.q.ruleset, card, ingredients, tokens, self.rules, held=held)
             found = self.legal[key] = not problems

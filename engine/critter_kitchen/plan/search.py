@@ -15,7 +15,7 @@ import itertools
 from ..api import check_meal, meal_rules, rule_parameters
 from ..model.game import Game, Ingredient, Meal, Player
 from ..stages.runner import run_stages
-from .work import PLAN_BUDGET, Work
+from .work import PLAN_BUDGET, PLANS_KEPT, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class Scorer:
         self.params = rule_parameters(rs, question.table, question.owned)
         self.rules = meal_rules(self.params)  # what check_meal reads of them, read once
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
-        self.cache: dict[Any, tuple[int, int]] = {}  # a plan's meals -> (stars, effect steps of its run)
+        self.cache: dict[Any, tuple[int, int]] = {}  # plan -> (stars, effect steps), PLANS_KEPT at most
         self.baseline = self.game_stars((), Work())
 
     def game_stars(self, meals: tuple[PlannedMeal, ...], work: Work, key: Any = None) -> int:
@@ -139,6 +139,8 @@ class Scorer:
         found = self.cache.get(key)
         if found is None:
             stars, steps = self.run(meals)
+            if len(self.cache) >= PLANS_KEPT:
+                self.cache.clear()
             found = self.cache[key] = (stars - self.baseline, steps)
         work.run(key, found[1])
         return found[0]

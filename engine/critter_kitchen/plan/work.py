@@ -14,6 +14,18 @@ then stops, as at the meal limit, and the meals listed are combined); past the w
 budget the search stops (:class:`OverBudget`) and the best plan found so far is the
 answer, with ``"optimal": false``. A few stage runs to report that plan are allowed past
 the budget (each one is held to the game's own effect budget).
+
+What the planner remembers is bounded by entries, so that no pantry and no table makes it
+keep more memory, whatever the work: each memory kept for a table (the verdicts of
+check_meal, the stars of meals alone and of whole plans) is forgotten past its ``*_KEPT``
+entries, and a thread keeps at most ``TABLES_KEPT`` tables, whose memories other than
+the table in use hold at most ``TABLE_MEMORY_KEPT`` entries times the items of the largest
+pantry planned at each (no meal remembered holds more items): the tables planned at longest
+ago are forgotten first. The tables' memories only spare time: what a plan is charged (see
+:meth:`Work.run`) and what it answers never depend on what they held. An exact critic plan
+remembers at most ``SEARCHED_KEPT`` partial meals as searched; past that it forgets them
+and may search one again, its work charged again (a critic meal of 9 ingredients remembers
+about 3,000).
 """
 
 from __future__ import annotations
@@ -27,6 +39,16 @@ RUN_STEPS: Final = 300  # one stage run, besides its effects' steps: building th
 MEAL_STEPS: Final = 30  # one meal listed and judged (check_meal)
 ITEM_STEPS: Final = 3  # one spicing or token count tried, one partial plan visited
 LISTING_SHARE: Final = 2  # listing the meals stops past 1/LISTING_SHARE of the budget
+
+# What the planner remembers (see the module and README "Limits and trust"); real plans stay far below each.
+TABLES_KEPT: Final = 256  # tables remembered per thread (see exact.context)
+# the memories below over a thread's tables not in use, each table's entries times (1 + the items of its largest pantry)
+TABLE_MEMORY_KEPT: Final = 2_000_000
+CHECKS_KEPT: Final = 20_000  # check_meal's verdicts on whole meals, per table
+LEGAL_KEPT: Final = 20_000  # check_meal's verdicts by counts of each type and token, per table
+SINGLE_KEPT: Final = 5_000  # the stars of meals served alone, per table
+PLANS_KEPT: Final = 5_000  # the stars of whole plans (the table's Scorer), per table
+SEARCHED_KEPT: Final = 200_000  # partial critic meals one exact critic plan remembers as searched
 
 
 class OverBudget(Exception):
