@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critter_kitchen import cli, fastjson
+from critter_kitchen.commands import score as score_command
 from critter_kitchen.errors import InputError
 from critter_kitchen.loading import files
 
@@ -51,7 +52,7 @@ COMMAND_LINES = st.lists(st.sampled_from(WORDS), max_size=7).map(lambda rest: ["
 @settings(max_examples=3000, deadline=None)
 @given(COMMAND_LINES | st.lists(st.sampled_from(WORDS)))
 def test_a_plain_score_command_line_reads_as_argparse_reads_it(argv: list[str]) -> None:
-    plain = cli._plain_score_arguments(argv)
+    plain = score_command.plain_arguments(argv)
     if plain is not None:  # read without argparse: exactly as argparse reads it
         assert vars(plain) == _argparse_reading(argv)
 
@@ -62,11 +63,11 @@ def test_the_plain_reading_takes_the_usual_command_lines() -> None:
         ["score", "-", "--format", "json"],
         ["score", "--pack", "p", "a.yaml", "b.yaml", "--explain", "--pack", "q", "--format", "text"],
     ):
-        plain = cli._plain_score_arguments(argv)
+        plain = score_command.plain_arguments(argv)
         assert plain is not None
         assert vars(plain) == _argparse_reading(argv)
     for argv in (["score"], ["score", "a", "--explain", "b"], ["score", "--form", "json", "a"], ["score", "-h"]):
-        assert cli._plain_score_arguments(argv) is None, argv
+        assert score_command.plain_arguments(argv) is None, argv
     assert isinstance(cli.build_parser(), argparse.ArgumentParser)
 
 

@@ -30,7 +30,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from critter_kitchen import cli, fastjson
+from critter_kitchen import cli, commands, fastjson
 from critter_kitchen.errors import InputError
 from critter_kitchen.loading import files
 from critter_kitchen.report.json import json_line, json_text
@@ -213,16 +213,16 @@ def test_a_line_of_a_result_is_written_by_orjson_in_either_test(monkeypatch) -> 
 
 def test_the_bytes_are_written_directly_only_to_the_interpreters_utf8_output(monkeypatch) -> None:
     text = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\r\n")
-    assert cli._BinaryOutput.of(text) is None  # not standard output: it may translate newlines
-    assert cli._BinaryOutput.of(cli._Output(text)) is None
-    assert cli._BinaryOutput.of(io.StringIO()) is None
+    assert commands.BinaryOutput.of(text) is None  # not standard output: it may translate newlines
+    assert commands.BinaryOutput.of(commands.Output(text)) is None
+    assert commands.BinaryOutput.of(io.StringIO()) is None
     latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
     monkeypatch.setattr(sys, "__stdout__", latin)
-    assert cli._BinaryOutput.of(latin) is None
+    assert commands.BinaryOutput.of(latin) is None
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="UTF8", errors="backslashreplace")
     utf8.write("before")
     monkeypatch.setattr(sys, "__stdout__", utf8)
-    binary = cli._BinaryOutput.of(cli._Output(utf8))
+    binary = commands.BinaryOutput.of(commands.Output(utf8))
     assert binary is not None
     assert (binary.encoding, binary.errors, binary.flush_each) == ("UTF8", "backslashreplace", False)
     binary.write(b"after\n")
@@ -248,7 +248,7 @@ def test_a_batch_to_standard_output_prints_what_the_text_stream_prints(tmp_path,
     """The same batch in a process of its own (standard output a pipe: the bytes written
     directly), against the text stream in this process, the json module alone."""
     data = _batch_lines()
-    script = "import sys; from critter_kitchen import cli, fastjson\n"
+    script = "import sys; from critter_kitchen import cli, commands, fastjson\n"
     if not with_orjson:
         script += "fastjson._orjson = False\n"
     script += "sys.exit(cli.main())"

@@ -15,7 +15,7 @@ import yaml
 
 from critter_kitchen import InputError, load_ruleset, score_record
 from critter_kitchen.cli import main
-from critter_kitchen.loading import discovery
+from critter_kitchen.loading import discovery, resolve
 from critter_kitchen.loading.paths import shipped_cards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,7 +261,7 @@ def test_a_registered_pack_loads_by_id(site, capsys):
         "utf-8",
     )
     fake_distribution(site, "fan-one", {"fan-one": "fan_one"})
-    assert discovery.pack_folders(["fan-one"]) == [str(folder)]
+    assert resolve.pack_folders(["fan-one"]) == [str(folder)]
     assert main(["cards", "fan-rumor", "--pack", "fan-one"]) == 0
     assert "Fan Rumor" in capsys.readouterr().out
     assert "fan_one" not in sys.modules
@@ -275,7 +275,7 @@ def test_a_pack_inside_a_package_is_found_without_running_the_package(site, tmp_
     (parent / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n", "utf-8")
     folder = fake_pack(parent, "pack", "fan-inner")
     fake_distribution(site, "evilpkg", {"fan-inner": "evilpkg.pack"})
-    assert discovery.pack_folders(["fan-inner"]) == [str(folder)]
+    assert resolve.pack_folders(["fan-inner"]) == [str(folder)]
     game = write_record(tmp_path, alc_record(packs=["not-installed"]))
     assert score_json(capsys, str(game))[0] == 1  # an unknown id looks at every registration
     assert main(["packs", "--format", "json"]) == 0
@@ -306,9 +306,9 @@ def test_a_pack_named_by_id_brings_the_installed_packs_it_requires(site, tmp_pat
     (folder / "bowl.yaml").write_text("id: tofu-bowl\nkind: challenge\nname: Tofu Bowl\nrequires: [tofu, carrot]\n")
     fake_distribution(site, "fan-tofu", {"fan-tofu": "fan_tofu"})
     alc = os.path.join(shipped_cards(), "a-la-carte")
-    assert discovery.pack_folders(["fan-tofu"]) == [alc, str(folder)]
-    assert discovery.pack_folders(["fan-tofu", "a-la-carte"]) == [alc, str(folder)]
-    assert discovery.record_pack_folders(["fan-tofu"], "game.yaml") == [alc, str(folder)]
+    assert resolve.pack_folders(["fan-tofu"]) == [alc, str(folder)]
+    assert resolve.pack_folders(["fan-tofu", "a-la-carte"]) == [alc, str(folder)]
+    assert resolve.record_pack_folders(["fan-tofu"], "game.yaml") == [alc, str(folder)]
     assert main(["cards", "tofu-bowl", "--pack", "fan-tofu"]) == 0
     assert "Tofu Bowl" in capsys.readouterr().out
     game = write_record(tmp_path, alc_record(packs=["fan-tofu"]))
@@ -322,7 +322,7 @@ def test_packs_that_require_each_other_are_each_added_once(site):
     (one / "pack.yaml").write_text("id: fan-one\nname: One\nrequires: [fan-two, nowhere]\n", "utf-8")
     (two / "pack.yaml").write_text("id: fan-two\nname: Two\nrequires: [fan-one]\n", "utf-8")
     fake_distribution(site, "fans", {"fan-one": "fan_one", "fan-two": "fan_two"})
-    assert discovery.pack_folders(["fan-one"]) == [str(two), str(one)]  # the load reports the cycle
+    assert resolve.pack_folders(["fan-one"]) == [str(two), str(one)]  # the load reports the cycle
 
 
 def test_the_packs_command_lists_shipped_and_registered_packs(site, capsys):
@@ -476,3 +476,27 @@ def test_a_published_pack_installs_with_pip_and_scores_by_name(tmp_path):
     assert alc.returncode == 0, alc.stderr
     assert json.loads(alc.stdout) == ALC_EXPECTED
     assert sorted(p.name for p in elsewhere.iterdir()) == ["game.yaml"]
+
+
+@pytest.mark.parametrize("listed", ["[fan-mid, fan-low]", "[fan-low, fan-mid]"])
+def test_a_pack_named_by_id_comes_after_every_pack_it_requires(site, listed, capsys):
+    """fan-top requires fan-mid and fan-low, and fan-mid requires fan-low too: fan-low loads
+    first, whichever order fan-top lists them in (each pack after all of its requirements)."""
+    top, mid, low = (fake_pack(site, f"fan_{n}", f"fan-{n}") for n in ("top", "mid", "low"))
+    (top / "pack.yaml").write_text(f"id: fan-top\nname: Top\nrequires: {listed}\n", "utf-8")
+    (mid / "pack.yaml").write_text("id: fan-mid\nname: Mid\nrequires: [fan-low]\n", "utf-8")
+    fake_distribution(site, "fans", {"fan-top": "fan_top", "fan-mid": "fan_mid", "fan-low": "fan_low"})
+    assert resolve.pack_folders(["fan-top"]) == [str(low), str(mid), str(top)]
+    assert main(["cards", "--pack", "fan-top", "--format", "json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("listed", ["[fan-mid, fan-low]", "[fan-low, fan-mid]"])
+def test_validate_loads_a_pack_after_every_pack_beside_it_that_it_requires(tmp_path, listed, capsys):
+    """The same requirements, of pack folders side by side that validate checks: each loads
+    after all of its requirements, whichever order they are listed in."""
+    for name, requires in (("top", listed), ("mid", "[fan-low]"), ("low", "[]")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pack.yaml").write_text(f"id: fan-{name}\nname: {name}\nrequires: {requires}\n", "utf-8")
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr() == ("ok: 3 checked, no problems\n", "")

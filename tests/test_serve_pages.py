@@ -65,7 +65,7 @@ def _has_player(game: StubGame, part: str) -> bool:
 class StubRulesets:
     def __call__(self, packs: tuple[str, ...] = (), source: str = "record") -> object:
         from critter_kitchen.loading.cached import load_ruleset
-        from critter_kitchen.loading.discovery import load_order, record_pack_folders
+        from critter_kitchen.loading.resolve import load_order, record_pack_folders
 
         return load_ruleset(load_order(record_pack_folders(list(packs), source, []), []))
 

@@ -378,7 +378,7 @@ def test_a_card_name_with_escape_sequences_through_score_text(capsys):
 
 def test_an_error_message_from_scoring_is_escaped_and_cut(capsys, monkeypatch):
     # an effect failing while scoring names the card file: its path may hold anything
-    from critter_kitchen import cli
+    from critter_kitchen.commands import score
     from critter_kitchen.errors import EvaluationError
 
     message = "p\x1b[2J/x.yaml: card 'x' failed at stage 'critic.rumors': " + "y" * 400
@@ -386,7 +386,7 @@ def test_an_error_message_from_scoring_is_escaped_and_cut(capsys, monkeypatch):
     def fail(args):
         raise EvaluationError(message)
 
-    monkeypatch.setattr(cli, "cmd_score", fail)  # read when main() builds its parser
+    monkeypatch.setattr(score, "run", fail)  # read when main() reads the command line
     status, out, err = run(capsys, "score", "x.yaml")
     assert (status, out) == (1, "")
     assert err == "critter-kitchen: " + printable(message) + "\n"

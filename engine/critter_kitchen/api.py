@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 
-from .loading.cached import load_ruleset
-from .loading.discovery import load_order, pack_folders, record_pack_folders
-from .loading.records import read_record, record_packs
+from .loading.records import read_record
+from .loading.resolve import Resolver
 from .model import meals
 from .model.meals import MealRules, allowed_types, held_parameters, ingredient_problems, table_parameters
 from .stages.runner import score_game
@@ -36,7 +35,7 @@ def score_record(
     Raises :class:`~critter_kitchen.errors.InputError` listing every problem of an
     invalid record; nothing is scored then.
     """
-    rules = ruleset if ruleset is not None else load_ruleset(packs_for(record, packs, source))
+    rules = ruleset if ruleset is not None else Resolver(packs).for_record(record, source)
     return score_game(read_record(rules, record, source), source)
 
 
@@ -51,14 +50,13 @@ def read_game(
 
     Packs as for :func:`score_record`; InputError lists every problem of an invalid record.
     """
-    rules = ruleset if ruleset is not None else load_ruleset(packs_for(record, packs, source))
+    rules = ruleset if ruleset is not None else Resolver(packs).for_record(record, source)
     return read_record(rules, record, source)
 
 
 def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str = "<record>") -> list[str]:
     """The pack folders to load, on top of the base pack, to score ``record`` with ``packs`` added."""
-    cli = pack_folders([os.fspath(p) for p in packs])
-    return load_order(record_pack_folders(record_packs(record, source), source, cli), cli)
+    return Resolver(packs).record_folders(record, source)
 
 
 def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterable[Card] = ()) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 Every folder walk of the engine is here: the card files of a pack, the packs below a
 folder, the YAML and JSON files below a folder (where ``validate`` looks for game
 records), the pack that holds a file and the packs beside it; and so is finding packs by
-id (shipped with the engine, or registered by other distributions) and the order a
-record's packs and ``--pack`` load in. Walks are iterative and
+id (shipped with the engine, or registered by other distributions); which of them load,
+and in which order, is :mod:`.resolve`'s answer. Walks are iterative and
 bounded (MAX_DEPTH levels, MAX_ENTRIES entries), skip hidden names, and inside a pack
 follow a symbolic link only where it stays inside the pack folder. Reading is bounded
 too: only regular files, never more than the limit plus one byte, and a named pipe
@@ -20,12 +20,11 @@ import os
 import stat
 import sys
 
-from ..errors import InputError, Problem
+from ..errors import Problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
+    pass
 
 PACK_FILE = "pack.yaml"
 CARD_SUFFIXES = (".yaml", ".yml")
@@ -452,172 +451,3 @@ def known_ids_text() -> str:
     if len(ids) <= MAX_IDS_SHOWN:
         return "installed packs: " + ", ".join(ids)
     return f"{len(ids)} packs are installed; 'critter-kitchen packs' lists them"
-
-
-def pack_folders(specs: Sequence[str]) -> list[str]:
-    """The folders that ``--pack`` values name: a folder, or the id of an installed pack.
-
-    A value that is an existing folder, or has the form of no id (a path), is a folder
-    (the load reports a missing one); anything else is an id, and the installed packs
-    it requires come before it. InputError names every value that is neither.
-    """
-    order, problems = _Order(), []
-    for spec in specs:
-        if os.path.isdir(spec) or not is_pack_id(spec):
-            order.add(spec)
-            continue
-        found = installed_pack(spec)
-        if found is None:
-            message = f"neither a pack folder nor the id of an installed pack; {known_ids_text()}"
-            problems.append(Problem(spec, 0, 0, message, "CK104"))
-        else:
-            order.add_with_requirements(found.folder)
-    if problems:
-        raise InputError(problems)
-    return order.folders
-
-
-def record_pack_folders(ids: Sequence[str], source: str, cli_folders: Sequence[str] = ()) -> list[str]:
-    """The folders of the packs a record names by id, each after the installed packs it
-    requires; InputError, one line per id not installed.
-
-    A record is untrusted input: its packs are ids only, never looked for as folders. A
-    pack that ``--pack`` loads (``cli_folders``) serves the record under its own id, so
-    a pack being written can be tried before it is installed.
-    """
-    given = {data["id"] for data in map(_pack_yaml, cli_folders) if isinstance(data.get("id"), str)} if ids else set()
-    order, problems = _Order(), []
-    for i, pack_id in enumerate(ids):
-        if pack_id in given:
-            continue
-        found = installed_pack(pack_id) if is_pack_id(pack_id) else None
-        if found is None:
-            message = f"this record needs pack '{pack_id}', which is not installed; {known_ids_text()}"
-            problems.append(Problem(source, 0, 0, message, "CK301", where=f"packs[{i}]"))
-        else:
-            order.add_with_requirements(found.folder, given)
-    if problems:
-        raise InputError(problems)
-    return order.folders
-
-
-class _Order:
-    """Pack folders in load order; a pack added as another's requirement is not added again."""
-
-    def __init__(self) -> None:
-        from .paths import base_pack
-
-        self.folders: list[str] = []
-        self.required = {os.path.realpath(base_pack())}  # loaded anyway, or added as a requirement
-
-    def add(self, folder: str) -> None:
-        if os.path.realpath(folder) not in self.required:  # else a folder given twice: the load reports it
-            self.folders.append(folder)
-
-    def add_with_requirements(self, folder: str, given: set[str] | frozenset[str] = frozenset()) -> None:
-        """Add ``folder`` after the installed packs it requires, their requirements first (a cycle ends anyway)."""
-        todo, visiting = [(folder, False)], {os.path.realpath(folder)}
-        while todo:
-            current, expanded = todo.pop()
-            if expanded:
-                self.add(current)
-                if current != folder:
-                    self.required.add(os.path.realpath(current))
-                continue
-            todo.append((current, True))
-            requires = _pack_yaml(current).get("requires")
-            for req in reversed(requires) if isinstance(requires, list) else ():
-                found = installed_pack(req) if isinstance(req, str) and is_pack_id(req) and req not in given else None
-                real = os.path.realpath(found.folder) if found is not None else ""
-                if found is not None and real not in visiting and real not in self.required:
-                    visiting.add(real)
-                    todo.append((found.folder, False))
-
-
-def _pack_yaml(folder: str) -> dict[str, Any]:
-    """A pack folder's pack.yaml, or {} when it cannot be read (the load reports why)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(read_regular(os.path.join(folder, PACK_FILE), MAX_FILE_BYTES))
-    except (OSError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def load_order(record_folders: Sequence[str], cli_folders: Sequence[str]) -> list[str]:
-    """The packs to load on top of the base pack: a record's own packs, then those of ``--pack``.
-
-    A pack of ``--pack`` that the record's list already has is loaded once, in the
-    record's place (a folder given twice with ``--pack`` is still reported).
-    """
-    named = {os.path.realpath(f) for f in record_folders}
-    return [*record_folders, *(f for f in cli_folders if os.path.realpath(f) not in named)]
-
-
-# the packs listing
-
-
-class PackInfo:
-    """One loadable pack as ``critter-kitchen packs`` shows it."""
-
-    __slots__ = ("id", "name", "version", "origin", "folder")
-
-    def __init__(self, pack_id: str, name: str, version: str | None, origin: str, folder: str) -> None:
-        self.id = pack_id
-        self.name = name
-        self.version = version
-        self.origin = origin  # "shipped", "distribution NAME" or "folder"
-        self.folder = folder
-
-
-class Listing:
-    def __init__(self) -> None:
-        self.packs: list[PackInfo] = []
-        self.problems: list[str] = []  # one line each
-
-
-def installed_listing(cli_specs: Sequence[str] = ()) -> Listing:
-    """Every pack that can be loaded by id, then the folders ``--pack`` adds, with what their pack.yaml says."""
-    listing = Listing()
-    registered, listing.problems = registered_packs()
-    shipped = shipped_packs()
-    candidates = [*sorted(shipped.values(), key=_by_id), *sorted(registered.values(), key=_by_id)]
-    seen = set()
-    for pack in candidates:
-        if pack.origin and pack.id in shipped:
-            listing.problems.append(f"distribution '{pack.origin}' registers pack '{pack.id}', a shipped pack's id")
-            continue
-        origin = f"distribution {pack.origin}" if pack.origin else "shipped"
-        _describe(listing, pack.folder, pack.id, origin, pack.version)
-        seen.add(os.path.realpath(pack.folder))
-    for folder in pack_folders(cli_specs):
-        if os.path.realpath(folder) not in seen:
-            seen.add(os.path.realpath(folder))
-            _describe(listing, folder, None, "folder", None)
-    return listing
-
-
-def _by_id(pack: InstalledPack) -> str:
-    return pack.id
-
-
-def _describe(listing: Listing, folder: str, pack_id: str | None, origin: str, version: str | None) -> None:
-    """Add the pack in ``folder`` to the listing, or the reason its pack.yaml cannot be read."""
-    from .yamlpos import read_document
-
-    where = os.path.join(folder, PACK_FILE)
-    try:
-        data = read_document(where).data
-    except InputError as e:
-        listing.problems.extend(p.line_text() for p in e.problems[:1])
-        return
-    if not (isinstance(data, dict) and isinstance(data.get("id"), str) and isinstance(data.get("name"), str)):
-        listing.problems.append(f"{where}: not a pack.yaml with an 'id' and a 'name'")
-        return
-    if pack_id is not None and data["id"] != pack_id:
-        listing.problems.append(f"{where}: pack id '{data['id']}', but it is installed as '{pack_id}'")
-        return
-    declared = data.get("version")
-    shown = declared if isinstance(declared, str) else version
-    listing.packs.append(PackInfo(data["id"], data["name"], shown, origin, folder))

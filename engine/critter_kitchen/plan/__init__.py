@@ -22,10 +22,9 @@ if TYPE_CHECKING:
 
 def pantry_ruleset(data: Any, packs: Sequence[str | os.PathLike[str]] = (), source: str = "<pantry>") -> Ruleset:
     """The rules a parsed pantry plans under: the base pack, the packs it names (ids), then ``packs``."""
-    from ..api import packs_for
-    from ..loading.cached import load_ruleset
+    from ..loading.resolve import Resolver
 
-    return load_ruleset(packs_for(data, packs, source))
+    return Resolver(packs).for_record(data, source)
 
 
 def question(

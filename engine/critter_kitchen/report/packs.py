@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import escaped
-from ..loading.discovery import PackInfo
+from ..loading.resolve import PackInfo
 
 
 def packs_json(packs: list[PackInfo]) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from ..loading.deal import MAX_DEALT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from typing import Any, TextIO
 
     from ..model.ruleset import Ruleset
@@ -84,18 +85,20 @@ class Progress:
             self.stream.flush()
 
 
-def simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..api import packs_for
-    from ..cli import _is_unicode_output as is_unicode_output
-    from ..loading.cached import load_ruleset
+def simulate(
+    args: argparse.Namespace, out: TextIO, err: TextIO, renderer: Callable[[str, bool], Callable[[Any], str]]
+) -> int:
+    """Run the lab as ``args`` asks; ``renderer(format, to_file)`` gives the report's renderer."""
+    from ..loading.resolve import Resolver
     from .run import MAX_WORKERS_DEFAULT, Spec, default_workers, run
 
     games = whole("--games", args.games, 1, MAX_GAMES)
     seed = whole("--seed", args.seed, 0, MAX_SEED)
     workers = whole("--workers", args.workers, 1, MAX_WORKERS) if args.workers is not None else None
-    render = _renderer(args.format, ascii_only=args.output is None and not is_unicode_output())
-    folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
-    rs = load_ruleset(list(folders))
+    render = renderer(args.format, args.output is not None)
+    resolver = Resolver(args.pack)
+    folders = tuple(os.path.abspath(f) for f in resolver.folders())
+    rs = resolver.load(folders)
     params = rs.parameters
     low, high = params["min_players"].value, params["max_players"].value
     players = whole("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
@@ -209,22 +212,3 @@ class Records:
         except OSError:
             pass  # what stayed in the buffer is lost with the file
         raise CritterError(f"{self.path}: cannot write the records: {e.strerror or e}") from None
-
-
-def _renderer(name: str, *, ascii_only: bool = False) -> Any:
-    """The report as the text of format ``name``, every character the terminal could be
-    driven by escaped (in JSON, as JSON escapes: still the same strings); ``ascii_only``
-    for a standard output that cannot show every character."""
-    from . import report
-
-    if name == "json":
-        from ..report.json import json_text
-
-        return lambda r: json_text(r, indent=2, ascii_only=ascii_only) + "\n"
-    if name == "csv":
-        return report.csv_text
-    if name == "html":
-        from .html import render_html
-
-        return render_html
-    return lambda r: report.text(r) + "\n"

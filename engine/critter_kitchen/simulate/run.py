@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
+    from ..loading.resolve import Resolver
     from ..model.ruleset import Ruleset
     from .game import Setup
 
@@ -79,12 +80,19 @@ class Spec:
         )
 
 
-@functools.lru_cache(maxsize=4)
-def ruleset_of(folders: tuple[str, ...]) -> Ruleset:
-    """The ruleset of these pack folders, loaded once per process."""
-    from ..loading.cached import load_ruleset
+RULESETS_PER_PROCESS = 4  # a worker keeps the rulesets of this many lists of pack folders
 
-    return load_ruleset(list(folders))
+
+def ruleset_of(folders: tuple[str, ...]) -> Ruleset:
+    """The ruleset of these pack folders, loaded once per process (of the last few lists)."""
+    return _resolver().load(folders)
+
+
+@functools.cache
+def _resolver() -> Resolver:
+    from ..loading.resolve import Resolver
+
+    return Resolver(kept=RULESETS_PER_PROCESS)
 
 
 @functools.lru_cache(maxsize=4)

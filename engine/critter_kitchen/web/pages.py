@@ -258,7 +258,7 @@ def problems_response(problems: list[Problem]) -> Response:
 
 def pack_choices(settings: Any) -> list[dict[str, str]]:
     """The packs a game may be played with, by id and name (the base pack is always in)."""
-    from ..loading.discovery import installed_listing
+    from ..loading.resolve import installed_listing
 
     folders = [os.fspath(p) for p in getattr(settings, "packs", ()) or ()]
     listing = installed_listing(folders)

@@ -9,12 +9,9 @@ JSON text ``score --format json`` prints for the same record.
 from __future__ import annotations
 
 import contextlib
-import os
-import pickle
-import threading
-from collections import OrderedDict
 
 from ..errors import EvaluationError, InputError, Problem
+from ..loading.resolve import Resolver
 from .limits import RULESETS_BYTES, RULESETS_KEPT
 
 TYPE_CHECKING = False
@@ -28,72 +25,25 @@ if TYPE_CHECKING:
 SOURCE = "record"  # how messages name a record sent in a request
 
 
-class Rulesets:
+class Rulesets(Resolver):
     """The rulesets of a server: the base pack, the packs a record names, then the server's
-    ``--pack`` packs. Calling it with pack ids gives that ruleset.
+    ``--pack`` packs (a wrong one fails at start). Calling it with pack ids gives that ruleset.
 
-    Pack ids name the same ruleset whatever their order of mention, repetition or the base
-    pack among them: a ruleset is kept under the folders it loads, in load order. At most
-    :data:`~.limits.RULESETS_KEPT` are kept, of at most :data:`~.limits.RULESETS_BYTES`
-    together (each measured by its pickled size once loaded); the least recently used goes
-    first. Loading runs under a lock: the pack loader is not meant to run twice at once,
-    and a ruleset once loaded is only read.
+    The pack resolver's, bounded: at most :data:`~.limits.RULESETS_KEPT` rulesets are kept, of
+    at most :data:`~.limits.RULESETS_BYTES` together, the least recently used going first (see
+    :class:`~critter_kitchen.loading.resolve.Resolver`).
     """
 
     def __init__(self, packs: Sequence[str] = (), kept: int = RULESETS_KEPT, size: int = RULESETS_BYTES) -> None:
-        from ..loading.discovery import pack_folders
-
-        self.server_folders = pack_folders(list(packs))  # a wrong --pack fails at start
-        self.kept, self.size = kept, size
-        self.loaded: OrderedDict[tuple[str, ...], tuple[Ruleset, int]] = OrderedDict()
-        self.lock = threading.Lock()  # held while loading
-        self.using = threading.Lock()  # held while ``loaded`` changes
+        super().__init__(list(packs), kept=kept, size=size)
 
     def __call__(self, packs: Sequence[str] = (), source: str = SOURCE) -> Ruleset:
-        from ..loading.discovery import load_order, record_pack_folders
-
-        named = record_pack_folders(tuple(dict.fromkeys(packs)), source, self.server_folders) if packs else []
-        folders = load_order(named, self.server_folders)
-        key = tuple(os.path.realpath(f) for f in folders)
-        found = self._get(key)
-        if found is not None:
-            return found
-        with self.lock:
-            found = self._get(key)
-            if found is None:
-                from ..loading.cached import load_ruleset
-
-                found = load_ruleset(folders)
-                self._keep(key, found, len(pickle.dumps(found, pickle.HIGHEST_PROTOCOL)))
-            return found
-
-    def _get(self, key: tuple[str, ...]) -> Ruleset | None:
-        with self.using:
-            entry = self.loaded.get(key)
-            if entry is None:
-                return None
-            self.loaded.move_to_end(key)
-            return entry[0]
-
-    def _keep(self, key: tuple[str, ...], ruleset: Ruleset, size: int) -> None:
-        with self.using:
-            self.loaded[key] = (ruleset, size)
-            while len(self.loaded) > 1 and (
-                len(self.loaded) > self.kept or sum(n for _, n in self.loaded.values()) > self.size
-            ):
-                self.loaded.popitem(last=False)
-
-    def held(self) -> tuple[int, int]:
-        """How many rulesets are kept, and their pickled size together."""
-        with self.using:
-            return len(self.loaded), sum(n for _, n in self.loaded.values())
+        return self.ruleset(tuple(dict.fromkeys(packs)), source)
 
     def for_record(self, data: Any, source: str = SOURCE) -> Ruleset:
         """The ruleset to read ``data`` with: the packs it names (``packs: [...]``) and the server's;
         InputError if its ``packs`` is malformed (not a list of ids, more than a record may name)."""
-        from ..loading.records import record_packs
-
-        return self(record_packs(data, source), source)
+        return super().for_record(data, source)
 
 
 class Scored:

@@ -1,0 +1,240 @@
+"""``critter-kitchen validate``: card packs, card files and game records checked, every problem reported.
+
+A :class:`Checker` is built from a pack resolver (the packs of ``--pack``, and the rulesets
+of the packs it checks) and a reporter of ``report.problems.REPORTER_BY_NAME``, as
+check-jsonschema builds its checker from a schema loader, an instance loader and a reporter.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ..errors import InputError, Problem
+from . import EXIT_INVALID, EXIT_OK, pack_option
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any
+
+    from ..loading.discovery import Walked
+    from ..loading.resolve import Resolver
+    from ..model.ruleset import Ruleset
+    from ..report.problems import Reporter
+
+
+def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
+    from ..report.problems import REPORTER_BY_NAME
+
+    validate = commands.add_parser(
+        "validate",
+        formatter_class=formatter,
+        help="check card packs, card files and game records",
+        description="Check card packs (folders with pack.yaml, or folders holding packs), "
+        "card files and game records; report every problem.",
+    )
+    validate.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a card file or a game record")
+    pack_option(validate)
+    validate.add_argument(
+        "--format", choices=tuple(REPORTER_BY_NAME), default="text", help="output format (default: text)"
+    )
+    validate.add_argument(
+        "--whole-packs",
+        action="store_true",
+        help="for a card file, report the problems of its whole pack, not only of that file",
+    )
+    validate.add_argument(
+        "--skip-unrelated",
+        action="store_true",
+        help="skip files that are neither game records nor inside a card pack (for hooks given every YAML file)",
+    )
+    validate.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..loading.resolve import Resolver
+    from ..report.problems import REPORTER_BY_NAME
+
+    checker = Checker(Resolver(args.pack), REPORTER_BY_NAME[args.format])
+    return checker.run(args.paths, whole_packs=args.whole_packs, skip_unrelated=args.skip_unrelated)
+
+
+class Checker:
+    """Checks paths (pack folders, folders holding packs or records, card files, records) with the
+    rules ``resolver`` gives, and reports every problem with ``reporter``."""
+
+    def __init__(self, resolver: Resolver, reporter: Reporter) -> None:
+        self.resolver = resolver
+        self.reporter = reporter
+
+    def run(self, paths: Sequence[str], *, whole_packs: bool = False, skip_unrelated: bool = False) -> int:
+        """Check ``paths``, write the report; the exit status."""
+        unique = sorted(set(self.problems(paths, whole_packs=whole_packs, skip_unrelated=skip_unrelated)))
+        report = self.reporter(unique, self.checked)
+        sys.stdout.write(report.out)
+        sys.stderr.write(report.err)
+        return EXIT_INVALID if unique else EXIT_OK
+
+    def problems(self, paths: Sequence[str], *, whole_packs: bool, skip_unrelated: bool) -> list[Problem]:
+        from ..loading import discovery
+
+        problems: list[Problem] = []
+        self.checked = 0
+        self.whole: set[str] = set()  # packs already checked in full, by their real place
+        below = {name: discovery.packs_below(name) for name in paths if os.path.isdir(name)}
+        self.named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(paths)
+        self.homes: dict[str | None, Ruleset | list[Problem]] = {}  # by the pack that holds a record
+        for name in paths:
+            if name in below:
+                problems.extend(self.folder(name, below[name]))
+            elif not os.path.lexists(name):
+                problems.append(Problem(name, 0, 0, "no such file or folder", "CK001"))
+            elif (home := discovery.pack_home(name)) is not None:
+                problems.extend(self.in_pack(name, home, whole_packs))
+            else:
+                found, is_record = self.outside(name)
+                if is_record or found:
+                    problems.extend(found)
+                    self.checked += 1
+                elif not skip_unrelated:
+                    message = "neither a game record nor a file inside a card pack"
+                    problems.append(Problem(name, 0, 0, message, "CK104"))
+        return problems
+
+    def folder(self, name: str, walked: Walked) -> list[Problem]:
+        """The problems of the packs found at or below the folder ``name`` (``walked``), and of its game records."""
+        from ..loading.resolve import with_requirements
+
+        packs = [str(Path(p)) for p in walked.found]
+        problems = list(walked.problems)
+        for pack in packs:
+            problems.extend(self.chain_problems(with_requirements(pack, packs)))
+            self.whole.add(os.path.realpath(pack))
+            self.checked += 1
+        found, games = self.records_below(name)
+        problems.extend(found)
+        self.checked += games
+        if not packs and not games and not found and not walked.problems:
+            message = "no pack.yaml and no game record in or below this folder"
+            problems.append(Problem(name, 0, 0, message, "CK104"))
+        return problems
+
+    def in_pack(self, name: str, home: str, whole_packs: bool) -> list[Problem]:
+        """The problems of a file inside the pack ``home``: a game record kept there, or a card file."""
+        if home in self.whole:
+            return []
+        # A game record kept in a pack folder; a link or a device there is the pack's to judge.
+        in_pack = self.record(name) if os.path.isfile(name) and not os.path.islink(name) else None
+        self.checked += 1
+        if in_pack is not None:
+            return in_pack
+        found = self.chain_problems(self.chain(home))
+        if Path(name).name == "pack.yaml" or whole_packs:
+            self.whole.add(home)
+            return found
+        return [p for p in found if os.path.realpath(p.path) == os.path.realpath(name)]
+
+    def chain(self, home: str) -> list[str]:
+        """The pack ``home`` after the packs it requires, among those beside it and those the command line names.
+
+        The working folder is not searched: it may hold anything, and a file's check must not
+        cost a walk of all of it. A pack from elsewhere is named with ``--pack``.
+        """
+        from ..loading.discovery import packs_beside
+        from ..loading.resolve import with_requirements
+
+        near = sorted(Path(p) for p in {*map(os.path.realpath, packs_beside(home)), *self.named, home})
+        return with_requirements(str(Path(home)), [str(p) for p in near])
+
+    def chain_problems(self, chain: list[str]) -> list[Problem]:
+        """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
+        try:
+            self.resolver.chain(chain)
+        except InputError as e:
+            return e.problems
+        return []
+
+    def records_below(self, folder: str) -> tuple[list[Problem], int]:
+        """The problems of the game records at or below ``folder``, and how many were checked.
+
+        Other files are left alone: card files are the packs' to check, and a folder may hold
+        any other YAML. A file that may be a record (it has a ``players`` key) and does not
+        parse is reported.
+        """
+        from ..loading.discovery import data_files_below
+
+        walked = data_files_below(folder)
+        problems = list(walked.problems)
+        games = 0
+        for file in walked.found:
+            found = self.record(file)
+            if found is not None:
+                problems.extend(found)
+                games += 1
+        return problems, games
+
+    def record(self, file: str) -> list[Problem] | None:
+        """The problems of ``file`` if it is a game record (or may be one and is broken), else None.
+
+        A record is checked against the base pack and ``--pack``, and a record kept in a pack
+        folder against that pack (with the packs it requires) too.
+        """
+        from ..loading.discovery import pack_home
+        from ..loading.files import record_document
+        from ..loading.records import read_record
+
+        try:
+            document = record_document(file, file)
+        except InputError as e:
+            return e.problems
+        if document is None:
+            return None
+        rules = self.home_rules(pack_home(file))
+        if isinstance(rules, list):
+            return rules
+        try:
+            read_record(rules, document.data, file, document)
+        except InputError as e:
+            return e.problems
+        return []
+
+    def home_rules(self, home: str | None) -> Ruleset | list[Problem]:
+        """The rules for a record in the pack ``home`` (None: in no pack), or why they do not load."""
+        if home not in self.homes:
+            try:
+                self.homes[home] = self.resolver.chain(self.chain(home) if home is not None else [])
+            except InputError as e:
+                self.homes[home] = e.problems
+        return self.homes[home]
+
+    def outside(self, name: str) -> tuple[list[Problem], bool]:
+        """Problems of a file outside any pack, and whether it is a game record at all.
+
+        A file that does not even parse is reported: whatever it was meant to be, it is broken.
+        """
+        from ..loading.files import load_record
+        from ..loading.records import read_record
+
+        try:
+            document = load_record(name, name)
+        except InputError as e:
+            return e.problems, False
+        data = document.data
+        if not (isinstance(data, dict) and "players" in data):
+            return [], False
+        try:
+            read_record(self.resolver.for_record(data, name), data, name, document)
+        except InputError as e:
+            return e.problems, True
+        return [], True
+
+
+def _homes_of(names: Sequence[str]) -> set[str]:
+    """The packs that hold the files named on the command line, by their real place."""
+    from ..loading.discovery import pack_home
+
+    homes = (pack_home(n) for n in names if os.path.lexists(n) and not os.path.isdir(n))
+    return {h for h in homes if h is not None}
