@@ -19,7 +19,7 @@ import pytest
 from critter_kitchen import InputError, cache
 from critter_kitchen.cli import main
 from critter_kitchen.loading import discovery, yamlpos
-from critter_kitchen.loading.discovery import read_regular
+from critter_kitchen.regular import read_regular
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = (ROOT / "examples" / "two-players.yaml").read_text("utf-8")

@@ -37,7 +37,7 @@ import stat
 # codecs to a cold ``score`` that only reads the cache; writing an entry imports it.
 from _pickle import Unpickler, UnpicklingError
 
-from .loading.discovery import read_regular
+from .regular import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

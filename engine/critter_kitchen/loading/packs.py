@@ -1,7 +1,7 @@
 """Card packs on disk to a :class:`Ruleset`: read, check against schemas, compile.
 
 The loader reads no file itself: it is handed the bytes of every file of the packs,
-read once by :func:`~critter_kitchen.loading.cached.read_packs` (the same bytes the pack
+read once by :func:`~critter_kitchen.loading.sources.read_packs` (the same bytes the pack
 cache's key is made of), so what it builds always matches what was read.
 """
 
@@ -19,13 +19,13 @@ from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
-from .cached import PackSource, read_packs
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
 from .files import is_record
 from .paths import shipped_cards
 from .records import ENGINE_PARAMETERS
+from .sources import PackSource, read_packs
 from .yamlpos import Document, parse, read_text, unreadable
 
 RULES_KIND = "rules"

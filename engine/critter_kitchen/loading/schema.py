@@ -8,8 +8,9 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ..errors import Problem, did_you_mean, shown
+from ..regular import read_regular
 from . import packschema
-from .discovery import MAX_FILE_BYTES, read_regular
+from .discovery import MAX_FILE_BYTES
 from .paths import schemas
 from .yamlpos import Document, Path
 

@@ -19,8 +19,9 @@ import re
 import yaml
 
 from ..errors import InputError, Problem, shown
+from ..regular import read_regular
 from ..values import Value, WrittenFloat
-from .discovery import MAX_FILE_BYTES, read_regular
+from .discovery import MAX_FILE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
