@@ -23,7 +23,7 @@ from critter_kitchen.plan.critic import (
     stage_programs,
 )
 from critter_kitchen.plan.critic_reads import first_sum_reader, sum_only, summed_types, tokens_apart
-from critter_kitchen.plan.reads import programs
+from critter_kitchen.plan.programs import programs
 from critter_kitchen.stages.runner import POINTS
 
 BASE_TYPES = ("carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread")
@@ -133,9 +133,10 @@ def test_hook_points_are_numbered_as_the_runner_numbers_them(critic_cards):
     crumb = critic_cards.cards["sir-reginald-crumb"].effects[0].ast
     taster = critic_cards.cards["early-taster"].effects[0].ast
     forager = critic_cards.cards["the-forager"].effects[0].ast
-    assert crumb in points[POINTS * names.index("critic.card_bonuses") + 2]
-    assert taster in points[POINTS * names.index("critic.best_course") + 2]
-    assert forager in points[POINTS * names.index("critic.final_quality")]
+    trees = [[program.tree for program in point] for point in points]
+    assert crumb in trees[POINTS * names.index("critic.card_bonuses") + 2]
+    assert taster in trees[POINTS * names.index("critic.best_course") + 2]
+    assert forager in trees[POINTS * names.index("critic.final_quality")]
     assert first_sum_reader(points) == POINTS * names.index("critic.best_course") + 2
     assert sum_only(points[POINTS * names.index("critic.final_quality") + 1 :])
     assert not sum_only(points[POINTS * names.index("critic.final_quality") :])  # the Forager changes qualities

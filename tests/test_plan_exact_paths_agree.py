@@ -20,7 +20,8 @@ from critter_kitchen.api import capped_quality, check_spices, ingredient_quality
 from critter_kitchen.dsl.parser import parse_program
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.exact import FastSearch, context
-from critter_kitchen.plan.reads import programs, quality_only, separable, stars_rise_with_quality
+from critter_kitchen.plan.programs import program_of, programs
+from critter_kitchen.plan.reads import quality_only, separable, stars_rise_with_quality
 from critter_kitchen.plan.search import PlannedMeal, plan_round, plan_round_exhaustive
 
 
@@ -75,7 +76,7 @@ def test_the_facts_of_the_meal_rules_hold_for_the_engine(fixture, request):
 
 
 def proof(*texts: str, bands_table: list | None = None) -> tuple[bool, bool, bool]:
-    trees = [parse_program(text, lambda line, column: (line, column)) for text in texts]
+    trees = [program_of(parse_program(text, lambda line, column: (line, column))) for text in texts]
     params = {"challenge_bands": bands_table if bands_table is not None else [[0, 0], [6, 1], [12, 2], [21, 4]]}
     return separable(trees), quality_only(trees), stars_rise_with_quality(trees, [params])
 

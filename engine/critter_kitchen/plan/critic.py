@@ -42,7 +42,7 @@ from .critic_reads import (
     summed_types,
     tokens_apart,
 )
-from .reads import programs
+from .programs import programs, ruleset_programs
 from .work import ITEM_STEPS, PLAN_BUDGET, SEARCHED_KEPT, OverBudget, Work
 
 TYPE_CHECKING = False
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from ..model.game import Checkpoint
     from .pantry import Question
+    from .programs import Program
 
     Counts = dict[Any, int]
     Choice = tuple[Course, dict[str, int], dict[str, int]]  # the course, spices used, tokens used
@@ -209,14 +210,14 @@ class _ExactCriticSearch(_CriticSearch):
         super().__init__(question, limit, budget)
         rs = question.ruleset
         cards = (*question.table, *question.owned)
-        trees = programs(rs, cards)
-        self.signature = course_signature(trees)
-        self.sees_tokens = reads_kept_tokens(trees)
+        in_play = programs(rs, cards)
+        self.signature = course_signature(in_play)
+        self.sees_tokens = reads_kept_tokens(in_play)
         # Then the best tokens to keep are found apart from the courses.
-        self.apart = tokens_apart(trees, stage_programs(question))
+        self.apart = tokens_apart(in_play, stage_programs(question))
         # The courses whose quality counts only in the sum: a meal is the rest of its
         # signature and the sum of their qualities.
-        self.summed = summed_types(trees, self.params["course_types"], rs.parameters)
+        self.summed = summed_types(in_play, self.params["course_types"], rs.parameters)
         # Meals alike but in the sum of those qualities run alike until a program can see
         # the sum: each later one starts there, from the first one's state, its qualities put in.
         points = hook_points(question)
@@ -436,36 +437,35 @@ class _ExactCriticSearch(_CriticSearch):
         return stars
 
 
-def stage_programs(question: Question) -> dict[str, list[Any]]:
+def stage_programs(question: Question) -> dict[str, list[Program]]:
     """Each stage's programs, whose awards count as its stars: its body and the effects of
     the rules cards and the cards in play hooked to it (before, instead of or after it)."""
-    found: dict[str, list[Any]] = {}
-    for stage in question.ruleset.stages:
-        found.setdefault(stage.name, [])
-        if stage.ast is not None:
-            found[stage.name].append(stage.ast)
-    for card in (*question.ruleset.rules_cards, *question.table, *question.owned):
-        for effect in card.effects:
-            found.setdefault(effect.stage, []).append(effect.ast)
+    known = ruleset_programs(question.ruleset)
+    found: dict[str, list[Program]] = {stage.name: [] for stage in question.ruleset.stages}
+    for name, program in known.stages:
+        found[name].append(program)
+    for card in (*known.rules, *question.table, *question.owned):
+        for effect, program in known.effects(card):
+            found.setdefault(effect.stage, []).append(program)
     return found
 
 
-def hook_points(question: Question) -> list[list[Any]]:
+def hook_points(question: Question) -> list[list[Program]]:
     """The programs of each hook point, as ``run_stages`` numbers them: a stage's before
     effects, its body (and the effects replacing it), its after effects. None at all (no
     start again is safe) when an effect is hooked where this cannot place it."""
+    known = ruleset_programs(question.ruleset)
     stages = question.ruleset.stages
-    points: list[list[Any]] = [[] for _ in range(POINTS * len(stages))]
+    points: list[list[Program]] = [[] for _ in range(POINTS * len(stages))]
     index = {stage.name: i for i, stage in enumerate(stages)}
-    for i, stage in enumerate(stages):
-        if stage.ast is not None:
-            points[POINTS * i + 1].append(stage.ast)
+    for name, program in known.stages:
+        points[POINTS * index[name] + 1].append(program)
     where = {"before": 0, "replace": 1, "after": 2}
-    for card in (*question.ruleset.rules_cards, *question.table, *question.owned):
-        for effect in card.effects:
+    for card in (*known.rules, *question.table, *question.owned):
+        for effect, program in known.effects(card):
             if effect.stage not in index or effect.timing not in where:
                 return []
-            points[POINTS * index[effect.stage] + where[effect.timing]].append(effect.ast)
+            points[POINTS * index[effect.stage] + where[effect.timing]].append(program)
     return points
 
 

@@ -24,7 +24,8 @@ import threading
 
 from ..api import check_meal, check_spices, meal_rules, meal_types
 from ..model.game import Ingredient
-from .reads import programs, quality_only, separable, signature_of, stars_rise_with_quality
+from .programs import programs
+from .reads import quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
 from .work import (
     CHECKS_KEPT,
@@ -299,14 +300,14 @@ class Context:
     def __init__(self, question: Question) -> None:
         self.ruleset = question.ruleset
         self.scorer = Scorer(question)
-        trees = programs(question.ruleset, (*question.challenges, *question.table, *question.owned))
-        self.signature = signature_of(trees, question.ruleset)
-        self.separable = separable(trees)
+        in_play = programs(question.ruleset, (*question.challenges, *question.table, *question.owned))
+        self.signature = signature_of(in_play, question.ruleset)
+        self.separable = separable(in_play)
         self.single: dict[tuple[str, Any], tuple[int, int]] = {}  # a meal served alone: (stars, effect steps)
         self.checks: dict[tuple[Any, ...], int | None] = {}
         # Stars a step function of quality: then .bands lists a card's meals by those steps.
         tables = (self.scorer.table_params, self.scorer.params)
-        self.rising = self.separable and quality_only(trees) and stars_rise_with_quality(trees, tables)
+        self.rising = self.separable and quality_only(in_play) and stars_rise_with_quality(in_play, tables)
         self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
         self.key: tuple[Any, ...] = ()  # its key among the thread's tables (see context)
         self.items = 0  # the most ingredients and spices of a pantry planned at this table
@@ -337,7 +338,7 @@ class Tables:
         contexts = self.contexts
         items = len(question.ingredients) + len(question.spices)
         found = contexts.get(key)
-        if found is not None and found is self.current and found.ruleset is question.ruleset:
+        if found is not None and found is self.current:
             found.items = max(found.items, items)
             return found  # the table in use: nothing to measure
         left = self.current
@@ -345,10 +346,7 @@ class Tables:
             now = left.memory()
             self.total += now - left.counted
             left.counted = now
-        if found is None or found.ruleset is not question.ruleset:  # new, or an id reused by another ruleset
-            if found is not None:
-                self.total -= found.counted
-                del contexts[key]
+        if found is None:
             found = Context(question)
             found.key = key
         else:
@@ -374,9 +372,11 @@ _LOCAL = threading.local()
 
 
 def context(question: Question) -> Context:
-    """The :class:`Context` of ``question``'s table (the player's name plays no part in scoring)."""
+    """The :class:`Context` of ``question``'s table (the player's name plays no part in scoring).
+    A table is told by its ruleset itself (kept alive by the table's memories anyway), never
+    by an id that a ruleset loaded later might reuse."""
     key = (
-        id(question.ruleset),
+        question.ruleset,
         question.target,
         tuple(c.id for c in question.challenges),
         tuple(c.id for c in question.table),
