@@ -14,9 +14,9 @@ from test_plan_exact_shared import larger_own_pantry, shared_pantry
 from test_plan_fast import RESTAURATEURS, engine_stars, order
 
 from critter_kitchen import check_meal, rule_parameters
-from critter_kitchen.api import exchangeable_tokens
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.bands import Combination, lowering_tokens
+from critter_kitchen.plan.meal_facts import exchangeable_tokens
 from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
 from critter_kitchen.plan.work import Work
 
@@ -32,7 +32,7 @@ def test_a_meals_legality_reads_only_how_many_tokens_it_holds(fixture, request):
     mattered = 0
     for n in range(3000):
         params = rule_parameters(ruleset, held=[held[n % len(held)]] if n % 3 == 0 and held else [])
-        names = sorted(exchangeable_tokens(ruleset, params))
+        names = sorted(exchangeable_tokens(params))
         assert names == sorted(params["token_values"])  # every token these rules know
         card, on_hold, ingredients, tokens = random_meal(rng, ruleset, params)
         problems, _ = check_meal(ruleset, card, ingredients, tokens, params, held=on_hold)

@@ -5,7 +5,7 @@ stars alone (:func:`~.reads.separable`), that a meal is seen only through its qu
 (:func:`~.reads.quality_only`) and that those stars never fall as the quality rises
 (:func:`~.reads.stars_rise_with_quality`), a card's stars are a step function of the
 meal's quality (:class:`Steps`, found with a few stage runs). The listing rests on two
-facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`;
+facts the engine states of its meal rules (:func:`critter_kitchen.plan.meal_facts.ingredient_quality`;
 ``tests/test_plan_exact_paths_agree.py`` checks them against :func:`~critter_kitchen.check_meal`):
 a meal's quality is the capped sum of what each of its items adds, and whether a meal is
 legal depends only on how many ingredients of each type and tokens it holds (its
@@ -38,7 +38,7 @@ Meals are built by adding items one kind at a time. Why nothing that matters is 
 * **Tokens** are taken by every card, and one card lowers them too (:func:`lowering_tokens`):
   its meal is not listed when it would earn as many stars with one of its tokens made one of
   lower quality it leaves in the pantry. This rests on a fact the engine states
-  (:func:`~critter_kitchen.api.exchangeable_tokens`): legality reads only how many tokens a
+  (:func:`~critter_kitchen.plan.meal_facts.exchangeable_tokens`): legality reads only how many tokens a
   meal holds in all, so check_meal's verdict is also asked once per total of tokens.
 """
 
@@ -47,16 +47,10 @@ from __future__ import annotations
 import bisect
 import itertools
 
-from ..api import (
-    capped_quality,
-    check_meal,
-    exchangeable_tokens,
-    ingredient_quality,
-    meal_types,
-    token_quality,
-)
+from ..api import check_meal
 from ..model.game import Ingredient
 from .exact import undominated
+from .meal_facts import capped_quality, exchangeable_tokens, ingredient_quality, meal_types, token_quality
 from .search import PlannedMeal
 from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, OverBudget
 
@@ -86,7 +80,7 @@ def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
 def rough_count(meals: CardMeals, card: Card, held: bool) -> int:
     """How many meals the card has, roughly (more than it has: every count of each kind, every spicing)."""
     items = meals.items
-    allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
+    allowed = meal_types(card, meals.params, held=held)
     count = 1
     ingredients = 0
     for i, kind in enumerate(items.kinds):
@@ -271,7 +265,7 @@ class BandMeals:
             return None
         self.card, self.held = card, held
         self.lower = self.lowerings(pieces)
-        counted = exchangeable_tokens(self.q.ruleset, self.params)
+        counted = exchangeable_tokens(self.params)
         self.counted = all(name in counted for name in self.items.token_names)  # legality reads only how many
         self.token_lower = self.token_lowerings(pieces) if self.lowers_tokens and self.counted else {}
         self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
@@ -400,21 +394,21 @@ class BandMeals:
 
     def pieces(self, card: Card, held: bool) -> list[Piece] | None:
         """The kinds of item the card's meal may take; None when some item would lower a meal's quality."""
-        items, rs = self.items, self.q.ruleset
-        allowed = meal_types(rs, card, self.params, held=held)
-        theirs = [meal_types(rs, c, self.params, held=h) for c, h in self.others]
+        items = self.items
+        allowed = meal_types(card, self.params, held=held)
+        theirs = [meal_types(c, self.params, held=h) for c, h in self.others]
         found: list[Piece] = []
         for i, kind in enumerate(items.kinds):
             if allowed is not None and kind[0] not in allowed:
                 continue
             spicings = self.meals.legal_spicings(kind)
-            adds = [ingredient_quality(rs, Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
+            adds = [ingredient_quality(Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
             piece = Piece(i, items.have[i], kind[1], spicings, adds)
             piece.own = all(a is not None and kind[0] not in a for a in theirs)
             found.append(piece)
         for j, name in enumerate(items.token_names):
             at = items.token_at + j
-            found.append(Piece(at, items.have[at], 0, [()], [token_quality(rs, name, self.params)]))
+            found.append(Piece(at, items.have[at], 0, [()], [token_quality(name, self.params)]))
         if any(a < 0 for p in found for a in p.adds) or any(p.value < 0 for p in found):
             return None
         # spices another card's ingredients may carry are shared; the others are this card's own
@@ -883,7 +877,7 @@ class BandMeals:
         """For each token of the pantry (its place in the items), the tokens of a lower quality, the
         highest first, each with the quality a meal loses by holding it instead (see :meth:`lowers`).
         Asked only when the rules count the pantry's tokens together (:attr:`counted`, from
-        :func:`~critter_kitchen.api.exchangeable_tokens`): a meal's verdict then reads only how
+        :func:`~critter_kitchen.plan.meal_facts.exchangeable_tokens`): a meal's verdict then reads only how
         many tokens it holds in all."""
         # only the tokens the pantry holds: one it holds none of is no lower token left in it
         group = sorted((p for p in pieces if p.index >= self.items.token_at and p.count), key=lambda p: p.most)

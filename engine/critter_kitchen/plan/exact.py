@@ -5,8 +5,8 @@ Every meal is still judged by :func:`critter_kitchen.check_meal` and every plan'
 from running the stages (:class:`~.search.Scorer`). The speed comes from three facts:
 
 * The search leaves out ingredients of types the card never takes and spicings an
-  ingredient can never carry (:func:`~critter_kitchen.api.meal_types`,
-  :func:`~critter_kitchen.api.check_spices`, both the engine's own rules).
+  ingredient can never carry (:func:`~critter_kitchen.plan.meal_facts.meal_types`,
+  :func:`~critter_kitchen.plan.meal_facts.check_spices`, both the engine's own rules).
 * A meal matters only through its signature (what the programs in play read of it, see
   :mod:`.reads`): of two meals for one card with the same signature, the one using no
   more of every item is at least as good in every plan (equal stars, at least as much
@@ -22,8 +22,9 @@ from __future__ import annotations
 import itertools
 import threading
 
-from ..api import check_meal, check_spices, meal_rules, meal_types
+from ..api import check_meal, meal_rules
 from ..model.game import Ingredient
+from .meal_facts import check_spices, meal_types
 from .programs import programs
 from .reads import quality_only, separable, signature_of, stars_rise_with_quality
 from .search import NODE_LIMIT, Plan, PlannedMeal, Scorer
@@ -208,7 +209,7 @@ class CardMeals:
     def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
         """Every legal meal of ``card`` with what it uses (packed, see :meth:`Items.pack`)."""
         items = self.items
-        allowed = meal_types(self.q.ruleset, card, self.params, held=held)
+        allowed = meal_types(card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
         self.work.spend(ITEM_STEPS * len(self.counts_of_tokens()))
         givens = [
@@ -512,9 +513,7 @@ class FastSearch:
             held = [i == len(cards) - 1 for i in range(len(cards))]
             counts = [rough_count(meals, c, h) for c, h in zip(cards, held, strict=True)]
             counts = [n if n > FEW_MEALS else 0 for n in counts]  # those with few are listed plainly
-            taken = [
-                meal_types(self.q.ruleset, c, self.scorer.params, held=h) for c, h in zip(cards, held, strict=True)
-            ]
+            taken = [meal_types(c, self.scorer.params, held=h) for c, h in zip(cards, held, strict=True)]
             types = sorted({kind for kind, _ in self.items.kinds})
             self.lowering = lowered_types(counts, taken, types)
             self.token_lowering = lowering_tokens(counts)

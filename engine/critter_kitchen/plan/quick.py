@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import itertools
 
-from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..api import check_meal
 from ..model.game import Ingredient
 from .exact import CardMeals, FastSearch, _pareto
+from .meal_facts import capped_quality, ingredient_quality, meal_types, token_quality
 from .search import PlannedMeal
 from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET
 
@@ -287,7 +288,7 @@ def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
 
 class CountedMeals(CardMeals):
     """The meals :class:`~.exact.CardMeals` lists, in its order and within its budget, judged by the
-    facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`)
+    facts the engine states of its meal rules (:func:`critter_kitchen.plan.meal_facts.ingredient_quality`)
     rather than by one check_meal each: whether a meal is legal is check_meal's verdict on the
     first meal of its counts of each type and token (remembered per table, as :mod:`.bands`
     does), and a legal meal's quality is the capped sum of what its items add. The ways to
@@ -314,7 +315,7 @@ class CountedMeals(CardMeals):
 
     def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
         items = self.items
-        allowed = meal_types(self.q.ruleset, card, self.params, held=held)
+        allowed = meal_types(card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
         givens = self.givens()
         every = len(givens)  # meals judged for each spicing of a choice of ingredients
@@ -362,7 +363,7 @@ class CountedMeals(CardMeals):
         if self.token_counts is None:
             items = self.items
             self.work.spend(ITEM_STEPS * len(self.counts_of_tokens()))
-            adds = [token_quality(self.q.ruleset, name, self.params) for name in items.token_names]
+            adds = [token_quality(name, self.params) for name in items.token_names]
             self.token_counts = [
                 (
                     dict(zip(items.token_names, given, strict=True)),
@@ -375,7 +376,7 @@ class CountedMeals(CardMeals):
         return self.token_counts
 
     def quality(self, total: int) -> int:
-        """A legal meal's quality from the sum of what its items add (:func:`~critter_kitchen.api.capped_quality`)."""
+        """A legal meal's quality from the sum of what its items add (:func:`~.meal_facts.capped_quality`)."""
         found = self.qualities.get(total)
         if found is None:
             found = self.qualities[total] = capped_quality(total)
@@ -431,7 +432,7 @@ class CountedMeals(CardMeals):
             items = self.items
             spicings = self.legal_spicings(kind)
             one = [Ingredient(kind[0], kind[1], s) for s in spicings]
-            adds = [ingredient_quality(self.q.ruleset, i, self.params) for i in one]
+            adds = [ingredient_quality(i, self.params) for i in one]
             at = {s: (items.spice_at + j) * items.width for j, s in enumerate(items.spice_names)}
             held = dict(zip(items.spice_names, items.have[items.spice_at : items.token_at], strict=True))
             found = []
