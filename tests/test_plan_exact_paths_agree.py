@@ -19,10 +19,12 @@ from critter_kitchen import Ingredient, check_meal, rule_parameters
 from critter_kitchen.dsl.parser import parse_program
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.exact import FastSearch, context
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
 from critter_kitchen.plan.meal_facts import capped_quality, check_spices, ingredient_quality, meal_types, token_quality
+from critter_kitchen.plan.plans import PlannedMeal
 from critter_kitchen.plan.programs import program_of, programs
 from critter_kitchen.plan.reads import quality_only, separable, stars_rise_with_quality
-from critter_kitchen.plan.search import PlannedMeal, plan_round, plan_round_exhaustive
+from critter_kitchen.plan.search import plan_round
 
 
 def random_meal(rng: random.Random, ruleset, params: dict) -> tuple:

@@ -16,8 +16,9 @@ from test_plan_fast import RESTAURATEURS, engine_stars, order
 from critter_kitchen import check_meal, rule_parameters
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.bands import Combination, lowering_tokens
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
 from critter_kitchen.plan.meal_facts import exchangeable_tokens
-from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
+from critter_kitchen.plan.search import plan_round
 from critter_kitchen.plan.work import Work
 
 
@@ -134,10 +135,7 @@ def test_the_meals_that_fit_are_told_by_bits_as_by_asking_each():
                 for _ in range(rng.randint(0, 40))
             ]
             cards.append(meals)
-        search = SimpleNamespace(
-            items=items, least_values=lambda options: [[0] * 20 for _ in range(len(options) + 1)], work=Work()
-        )
-        combination = Combination(search, cards)  # type: ignore[arg-type]
+        combination = Combination(Work(), items, cards)  # type: ignore[arg-type]
         for _ in range(20):
             left = pack([rng.randint(0, n) for n in have])
             for i, meals in enumerate(combination.options):

@@ -49,10 +49,10 @@ import itertools
 
 from ..api import check_meal
 from ..model.game import Ingredient
-from .exact import undominated
 from .meal_facts import capped_quality, exchangeable_tokens, ingredient_quality, meal_types, token_quality
-from .search import PlannedMeal
-from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, OverBudget
+from .pareto import Listed, least_values, undominated
+from .plans import PlannedMeal
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +60,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
-    from .exact import CardMeals, FastSearch, Option
+    from .listing import CardMeals
+    from .pareto import Items, Option
+    from .work import Work
 
     Key = tuple[int, int, int, int]
 
@@ -194,37 +196,11 @@ def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
     return Steps(steps)
 
 
-class Listed:
-    """A meal found by the listing, before it is made a meal: what the planner's filter sees of it."""
-
-    __slots__ = ("stars", "value", "tokens", "spices", "use", "chosen", "counts", "total")
-
-    def __init__(
-        self,
-        stars: int,
-        value: int,
-        tokens: int,
-        spices: int,
-        use: int,
-        chosen: tuple[Ingredient, ...],
-        counts: tuple[int, ...],
-        total: int,
-    ) -> None:
-        self.stars = stars
-        self.value = value
-        self.tokens = tokens
-        self.spices = spices
-        self.use = use
-        self.chosen = chosen
-        self.counts = counts
-        self.total = total
-
-
 class Piece:
     """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
 
     def __init__(self, index: int, count: int, value: int, spicings: list[tuple[str, ...]], adds: list[int]) -> None:
-        self.index = index  # in the pantry's order of items (see exact.Items)
+        self.index = index  # in the pantry's order of items (see pareto.Items)
         self.count = count
         self.value = value
         self.spicings = spicings
@@ -349,7 +325,7 @@ class BandMeals:
 
     def prepare_combos(self) -> None:
         """For each piece, every way to add some of its items: (slot, count, quality added, spices
-        needed (packed), use added (see exact.Items.pack), ingredients, value added, spices added)."""
+        needed (packed), use added (see pareto.Items.pack), ingredients, value added, spices added)."""
         items = self.items
         spices_have = items.have[items.spice_at : items.token_at]
         self.spice_width = max(spices_have, default=0).bit_length() + 1
@@ -422,7 +398,7 @@ class BandMeals:
         return found
 
     def mask(self, ingredients: list[Piece]) -> int:
-        """The fields of this card's own items in a packed use (see exact.Items.pack)."""
+        """The fields of this card's own items in a packed use (see pareto.Items.pack)."""
         items = self.items
         field = (1 << items.width) - 1
         own = [p.index for p in ingredients if p.own]
@@ -1017,29 +993,6 @@ class BandMeals:
         return PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
 
 
-def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
-    """The best plan from each card's meals listed by steps (:class:`BandMeals`): its stars as the
-    proof adds them up, and its meals; None when the listing was cut short by the search's limit
-    (it builds large meals first) or check_meal disagrees with a planned meal (a fact failed)."""
-    search.by_steps = True
-    options = search.card_options()
-    if search.cut:
-        return None
-    combination = Combination(search, options)
-    try:
-        (stars, *_), chosen = combination.run()
-    except OverBudget:  # the plan's work ran out: the best combination found by then (not proved best)
-        (stars, *_), chosen = combination.best
-    for option in chosen:
-        meal = option.meal
-        held = meal.card is search.q.challenges[-1]
-        rules = search.scorer.rules
-        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, rules, held=held)
-        if problems or quality != meal.quality:
-            return None
-    return stars, chosen
-
-
 class Combination:
     """The best choice of at most one meal per card, when a plan's stars are the sum of its meals'.
 
@@ -1053,9 +1006,9 @@ class Combination:
     plan's stars, the least value the later cards spend for them bounds the value left too.
     """
 
-    def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
-        self.work = search.work
-        self.items = search.items
+    def __init__(self, work: Work, items: Items, options: list[list[Option]]) -> None:
+        self.work = work
+        self.items = items
         self.options = sorted(
             (sorted(meals, key=lambda o: (-o.stars, o.value, o.tokens, o.spices)) for meals in options),
             key=len,
@@ -1063,7 +1016,7 @@ class Combination:
         )
         most = [max((o.stars for o in meals), default=0) for meals in self.options]
         self.still = [sum(most[i:]) for i in range(len(self.options) + 1)]
-        self.least_value = search.least_values(self.options)
+        self.least_value = least_values(self.options)
         items = self.items
         self.best: tuple[Key, tuple[Option, ...]] = ((0, items.value_held, 0, items.spices_held), ())
         # for each card, the fields of every item some meal of it uses: only they tell whether one fits

@@ -32,10 +32,12 @@ import itertools
 
 from ..api import check_meal
 from ..model.game import Ingredient
-from .exact import CardMeals, FastSearch, _pareto
+from .exact import FastSearch, chosen_plan
+from .listing import CardMeals
 from .meal_facts import capped_quality, ingredient_quality, meal_types, token_quality
-from .search import PlannedMeal
-from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET
+from .pareto import pareto
+from .plans import PlannedMeal
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET, OverBudget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,8 +45,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
-    from .exact import Items, Key, Option
     from .pantry import Question
+    from .pareto import Items, Key, Option
+    from .plans import Plan
     from .work import Work
 
     Spiced = tuple[tuple[Ingredient, ...], int, int]  # ingredients (pantry order), spices used (packed), quality added
@@ -53,6 +56,7 @@ FIRST_SCORED = 6  # per card: meals scored alone through the stages to tell the 
 SCORED_PER_CARD = 12  # per card: meals scored alone in all, the steps and then the meals a plan would take
 PLANS_SCORED = 12  # combinations of the listed meals all scored together through the stages when no more
 BEST_SCORED = 6  # otherwise: the best plans by the stars hoped for, scored together
+FAST_MEALS_PER_CARD = 150  # meals checked per card by the fast effort
 
 
 class BoundedSearch(FastSearch):
@@ -149,7 +153,7 @@ class BoundedSearch(FastSearch):
         by_quality: dict[int, list[Option]] = {}
         for option in options:
             by_quality.setdefault(option.meal.quality, []).append(option)
-        return [o for quality in sorted(by_quality) for o in _pareto(by_quality[quality], self.items.guard)]
+        return [o for quality in sorted(by_quality) for o in pareto(by_quality[quality], self.items.guard)]
 
     def run_whole(self, options: list[list[Option]]) -> tuple[Key, tuple[Option, ...]]:
         """The exact search's enumeration of ``options``, every combination scored together."""
@@ -287,7 +291,7 @@ def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
 
 
 class CountedMeals(CardMeals):
-    """The meals :class:`~.exact.CardMeals` lists, in its order and within its budget, judged by the
+    """The meals :class:`~.listing.CardMeals` lists, in its order and within its budget, judged by the
     facts the engine states of its meal rules (:func:`critter_kitchen.plan.meal_facts.ingredient_quality`)
     rather than by one check_meal each: whether a meal is legal is check_meal's verdict on the
     first meal of its counts of each type and token (remembered per table, as :mod:`.bands`
@@ -402,7 +406,7 @@ class CountedMeals(CardMeals):
 
     def spiced_all(self, chosen: tuple[tuple[tuple[str, int], int], ...]) -> list[Spiced]:
         """Every way to spice the chosen ingredients (kind, copies), in the order of
-        :meth:`~.exact.CardMeals.spiced`: the ingredients in pantry order, the spices they use
+        :meth:`~.listing.CardMeals.spiced`: the ingredients in pantry order, the spices they use
         (packed) and the quality they add."""
         found = self.spicings_of.get(chosen)
         if found is None:
@@ -425,7 +429,7 @@ class CountedMeals(CardMeals):
 
     def spiced_copies(self, kind: tuple[str, int], copies: int) -> list[Spiced]:
         """The ways to spice ``copies`` ingredients of ``kind`` from the spices held, in the order
-        of :meth:`~.exact.CardMeals.spiced` (spicings with replacement, none using more than held)."""
+        of :meth:`~.listing.CardMeals.spiced` (spicings with replacement, none using more than held)."""
         key = (kind, copies)
         found = self.copies.get(key)
         if found is None:
@@ -445,3 +449,23 @@ class CountedMeals(CardMeals):
                 found.append((tuple(one[j] for j in combo), use, sum(adds[j] for j in combo)))
             self.copies[key] = found
         return found
+
+
+def plan_round_quick(question: Question, *, budget: int = PLAN_BUDGET) -> Plan:
+    """A good plan quickly, for simulations: each card's first meals only (the smallest first),
+    combined as the exact search does (with the stars it proves, unchecked by a last scoring)
+    where stars add up, and at a bounded number of stage runs where they do not
+    (:mod:`.quick`). ``optimal`` only when no card had more meals than that and, where stars
+    do not add up, every combination of them was scored."""
+    search = BoundedSearch(question, FAST_MEALS_PER_CARD, budget)
+    try:
+        (stars, *_), chosen = search.run() if search.separable else search.run_bounded()
+    except OverBudget:
+        (stars, *_), chosen = search.best  # the best plan found by then, scored again below
+        search.work.finish()
+        if not search.confirmed(chosen):
+            chosen = ()  # its meals were not judged by check_meal yet (see .quick): serve nothing
+        stars = search.scorer.stars(tuple(o.meal for o in chosen), search.work)
+    plan = chosen_plan(search, chosen, stars)
+    plan.optimal = plan.optimal and not search.bounded
+    return plan
