@@ -155,9 +155,9 @@ def test_own_items_grown_piece_by_piece_from_starts_told_once_equal_the_exhausti
     reached = [0]
     own_part = bands.BandMeals.own_part
 
-    def counted(self, j, counts, spices_left, total, chosen, use, stars, value, spices):
+    def counted(self, j, meal):
         reached[0] += 1
-        return own_part(self, j, counts, spices_left, total, chosen, use, stars, value, spices)
+        return own_part(self, j, meal)
 
     monkeypatch.setattr(bands.BandMeals, "own_part", counted)
     for seed in range(120):

@@ -209,6 +209,36 @@ class Piece:
         self.own = False  # an ingredient kind no other card of the round takes
 
 
+class Partial:
+    """A meal under construction by :meth:`BandMeals.visit`: its counts of each slot (see
+    :meth:`BandMeals.slot_of`), the spices left (packed, see :meth:`BandMeals.pack_spices`), the
+    sum of what its items add, its items, what it uses (packed, see ``pareto.Items.pack``), the
+    stars of the last legal meal on its way (once listed: its own), and the value and spices it
+    spends. Never changed once passed on: a meal grown from it is another."""
+
+    __slots__ = ("counts", "spices_left", "total", "chosen", "use", "stars", "value", "spices")
+
+    def __init__(
+        self,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        self.counts = counts
+        self.spices_left = spices_left
+        self.total = total
+        self.chosen = chosen
+        self.use = use
+        self.stars = stars
+        self.value = value
+        self.spices = spices
+
+
 class BandMeals:
     """The meals of one card worth considering (see the module), or None when a fact does not hold."""
 
@@ -285,8 +315,7 @@ class BandMeals:
         for j in range(len(self.order) - 1, -1, -1):
             self.adding[j] = added_sums([self.order[j]], self.adding[j + 1])
         spices_have = self.items.have[self.items.spice_at : self.items.token_at]
-        start = (0,) * len(self.slots)
-        self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
+        self.visit(0, Partial((0,) * len(self.slots), self.pack_spices(spices_have), 0, (), 0, 0, 0, 0))
         return [(self.meal(o.chosen, o.counts, o.total), o.use) for o in self.kept()]
 
     def kept(self) -> list[Listed]:
@@ -413,53 +442,31 @@ class BandMeals:
         bits = added_sums(pieces, 1)
         return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
-    def visit(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-        tight: int = LOOSE,
-    ) -> None:
-        """Add items of the pieces ``j..`` to the meal so far (``counts`` of each slot, the spices
-        left packed, ``stars``: those of the last legal meal on the way; ``tight``: see :meth:`windowed`)."""
+    def visit(self, j: int, meal: Partial, tight: int = LOOSE) -> None:
+        """Add items of the pieces ``j..`` to the meal so far (``tight``: see :meth:`windowed`)."""
         if j == len(self.order):
             return
+        total, stars = meal.total, meal.stars
         step = self.steps.above(stars)
-        if step is None or total + self.most_added[j][self.spices_held - spices] < step:
+        if step is None or total + self.most_added[j][self.spices_held - meal.spices] < step:
             return
         if tight < LOOSE and j < self.first_own and not self.windowed(j, total, stars, tight):
             return
         if j == self.first_own and self.collecting is None:
-            self.own_part(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.own_part(j, meal)
             return
         if j >= self.first_own:
-            if self.listed_cheaper(j, total, use, stars, value, spices):
+            if self.listed_cheaper(j, total, meal.use, stars, meal.value, meal.spices):
                 return
-            if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
+            state = (j, meal.counts, meal.spices_left, min(total, self.steps.top), stars)
+            if self.seen_cheaper(state, meal.use, meal.value, meal.spices):
                 return
-        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices, tight)
+        self.grow(j, meal, tight)
         if self.trading[j]:
-            tight = min(tight, self.left_loss(j, chosen, use))
-        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices, tight)  # none of this piece
+            tight = min(tight, self.left_loss(j, meal.chosen, meal.use))
+        self.visit(j + 1, meal, tight)  # none of this piece
 
-    def own_part(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
+    def own_part(self, j: int, meal: Partial) -> None:
         """This card's own items, added to a meal whose other items are settled.
 
         What they can add depends on the counts of each type and token so far, the spices left,
@@ -470,25 +477,28 @@ class BandMeals:
         the pruning that made its list is then the pruning the meal would meet itself.
         """
         if self.own_ways is not None:
-            self.cheapest_own(counts, spices_left, total, chosen, use, stars, value, spices)
+            self.cheapest_own(meal)
             return
-        start = (counts, spices_left, min(total, self.steps.top), stars, use)
+        start = (meal.counts, meal.spices_left, min(meal.total, self.steps.top), meal.stars, meal.use)
         known = self.own_parts.get(start)
         if known is None:
-            self.collecting = (len(chosen), use, total, value, spices, {})
-            self.visit(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.collecting = (len(meal.chosen), meal.use, meal.total, meal.value, meal.spices, {})
+            self.visit(j, meal)
             self.own_parts[start] = list(self.collecting[5].values())
             self.collecting = None
             return  # listed as they were found
         for (more_value, more_spices), added, more_use, more_total, earned, grown in known:
             self.record(
-                (*chosen, *added),
-                grown,
-                total + more_total,
-                use + more_use,
-                earned,
-                value + more_value,
-                spices + more_spices,
+                Partial(
+                    grown,
+                    0,  # not grown further
+                    meal.total + more_total,
+                    (*meal.chosen, *added),
+                    meal.use + more_use,
+                    earned,
+                    meal.value + more_value,
+                    meal.spices + more_spices,
+                )
             )
 
     def prepare_own_ways(self) -> None:
@@ -534,17 +544,7 @@ class BandMeals:
             self.own_example[index_of[w[6]]] = w[3]
         self.own_legal: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
 
-    def cheapest_own(
-        self,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
+    def cheapest_own(self, meal: Partial) -> None:
         """This card's own items added to a meal whose other items are settled, when they can be
         added in few ways (:attr:`own_ways`): for each number of stars above ``stars`` and each use
         of the items other cards may take (a shared spice on an own ingredient), only the cheapest
@@ -559,13 +559,14 @@ class BandMeals:
         once for each of those and the spices left (:meth:`own_groups`).
         """
         assert self.own_ways is not None
+        counts, total, stars = meal.counts, meal.total, meal.stars
         legal = self.own_legal.get(counts)
         if legal is None:
-            legal = self.own_legal[counts] = self.legal_own_counts(counts, chosen)
-        key = (legal[0], spices_left & self.own_spices)
+            legal = self.own_legal[counts] = self.legal_own_counts(counts, meal.chosen)
+        key = (legal[0], meal.spices_left & self.own_spices)
         groups = self.own_starts.get(key)
         if groups is None:
-            groups = self.own_starts[key] = self.own_groups(legal[0], spices_left)
+            groups = self.own_starts[key] = self.own_groups(legal[0], meal.spices_left)
         budget = self.meals.budget
         work = self.meals.work
         steps = self.steps
@@ -588,15 +589,17 @@ class BandMeals:
                 work.spend(MEAL_STEPS)
                 (more_value, more_spices), add, more_use, added, at = way
                 earned = steps.stars(total + add)
-                grown_chosen = (*chosen, *added)
                 self.record(
-                    grown_chosen,
-                    legal[1][at],
-                    total + add,
-                    use + more_use,
-                    earned,
-                    value + more_value,
-                    spices + more_spices,
+                    Partial(
+                        legal[1][at],
+                        0,  # not grown further
+                        total + add,
+                        (*meal.chosen, *added),
+                        meal.use + more_use,
+                        earned,
+                        meal.value + more_value,
+                        meal.spices + more_spices,
+                    )
                 )
 
     def legal_own_counts(
@@ -637,23 +640,13 @@ class BandMeals:
             groups.append(([w[0] for w in ways], best))
         return groups
 
-    def grow(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-        tight: int,
-    ) -> None:
+    def grow(self, j: int, meal: Partial, tight: int) -> None:
         """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
         work = self.meals.work
         guard = self.spice_guard
+        counts, spices_left, total, chosen = meal.counts, meal.spices_left, meal.total, meal.chosen
+        use, stars, value, spices = meal.use, meal.stars, meal.value, meal.spices
         traded = self.trading[j]
         left = self.left_loss(j, chosen, use) if traded else LOOSE  # when some of piece j stay in the pantry
         have = self.order[j].count
@@ -669,35 +662,29 @@ class BandMeals:
                 return
             budget[0] -= 1
             work.spend(MEAL_STEPS)
-            grown = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
-            grown_total = total + add
-            grown_chosen = (*chosen, *added) if added else chosen
-            grown_use = use + more_use
-            grown_value, grown_spices = value + more_value, spices + more_spices
-            grown_stars = stars
+            grown = Partial(
+                counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :],
+                after ^ guard,
+                total + add,
+                (*chosen, *added) if added else chosen,
+                use + more_use,
+                stars,
+                value + more_value,
+                spices + more_spices,
+            )
             grown_tight = tight
             if traded:
                 grown_tight = min(grown_tight, self.taken_loss(j, added, use), left if count < have else LOOSE)
-            legal = verdicts.get(grown)
+            legal = verdicts.get(grown.counts)
             if legal is None:
-                legal = self.is_legal(grown, grown_chosen)
+                legal = self.is_legal(grown.counts, grown.chosen)
             if legal:
+                grown_total = grown.total
                 earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
                 if earned > stars:
-                    self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
-                    grown_stars = earned
-            self.visit(
-                j + 1,
-                grown,
-                after ^ guard,
-                grown_total,
-                grown_chosen,
-                grown_use,
-                grown_stars,
-                grown_value,
-                grown_spices,
-                grown_tight,
-            )
+                    grown.stars = earned  # the last legal meal on its way, from here on
+                    self.record(grown)
+            self.visit(j + 1, grown, grown_tight)
 
     def windowed(self, j: int, total: int, stars: int, tight: int) -> bool:
         """Whether a meal grown from this one by the pieces j.. could be listed though it keeps an
@@ -961,17 +948,11 @@ class BandMeals:
                 given[name] = n
         return given
 
-    def record(
-        self,
-        chosen: tuple[Ingredient, ...],
-        counts: tuple[int, ...],
-        total: int,
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
-        """List this meal unless one earning as much with the same other items spends less of its own."""
+    def record(self, meal: Partial) -> None:
+        """List this meal (its ``stars``: what it earns) unless one earning as much with the same
+        other items spends less of its own."""
+        chosen, counts, total, use = meal.chosen, meal.counts, meal.total, meal.use
+        stars, value, spices = meal.stars, meal.value, meal.spices
         if self.collecting is not None:  # this card's own items added at one start (see own_part)
             at, start_use, start_total, start_value, start_spices, found = self.collecting
             more_use = use - start_use
