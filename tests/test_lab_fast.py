@@ -11,9 +11,7 @@ import pytest
 from test_plan_fast import RESTAURATEURS, engine_stars, order
 
 from critter_kitchen import InputError, score_record
-from critter_kitchen.plan import critic as critic_module
-from critter_kitchen.plan import exact, question, quick
-from critter_kitchen.plan import search as search_module
+from critter_kitchen.plan import critic_quick, critic_search, exact, question, quick, scorer
 from critter_kitchen.plan.critic import critic_record, plan_critic
 from critter_kitchen.plan.output import plan_record
 from critter_kitchen.plan.search import plan_round
@@ -64,8 +62,8 @@ def stage_runs(monkeypatch):
 
         return counted
 
-    monkeypatch.setattr(search_module, "run_stages", counting(search_module.run_stages))
-    monkeypatch.setattr(critic_module, "run_stages", counting(critic_module.run_stages))
+    monkeypatch.setattr(scorer, "run_stages", counting(scorer.run_stages))
+    monkeypatch.setattr(critic_search, "run_stages", counting(critic_search.run_stages))
     exact.CONTEXTS.clear()  # a new table: its baseline and stars alone are scored afresh
     return runs
 
@@ -89,7 +87,7 @@ def test_the_exact_search_of_the_same_listed_meals_runs_the_stages_far_more(base
     bounded = stage_runs[0]
     exact.CONTEXTS.clear()
     stage_runs[0] = 0
-    whole = exact.FastSearch(one, exact.FAST_MEALS_PER_CARD, per_card=exact.FAST_MEALS_PER_CARD)
+    whole = exact.FastSearch(one, quick.FAST_MEALS_PER_CARD, per_card=quick.FAST_MEALS_PER_CARD)
     (stars, *_), _ = whole.run()
     assert stage_runs[0] > 10 * bounded
     assert plan_round(one, effort="fast").stars <= stars
@@ -167,7 +165,7 @@ def test_the_fast_critic_meal_scores_at_most_its_limit_and_is_legal(base, stage_
         pantry = critic_pantry(random.Random(300 + seed), base, 12)
         stage_runs[0] = 0
         plan = plan_critic(question(pantry, base), effort="fast")
-        assert stage_runs[0] <= critic_module.FAST_LIMIT + 1  # and the meal of no course, once
+        assert stage_runs[0] <= critic_quick.FAST_LIMIT + 1  # and the meal of no course, once
         assert not plan.optimal
         assert is_accepted(pantry, plan, base), seed
 

@@ -11,8 +11,9 @@ import pytest
 from critter_kitchen import Ingredient, InputError, check_meal, rule_parameters, score_record
 from critter_kitchen.loading.yamlpos import parse
 from critter_kitchen.plan import question
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
 from critter_kitchen.plan.output import plan_json, plan_record, plan_text
-from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
+from critter_kitchen.plan.search import plan_round
 
 BASE_CHALLENGES = ["harbor-stew", "garden-gratin", "farmhouse-pie", "forest-risotto", "sunday-roast", "toasted-cheese"]
 ALC_CHALLENGES = ["tofu-stir-fry", "market-breakfast", "street-skewers", "garden-gratin", "sunday-roast", "harbor-stew"]

@@ -15,7 +15,7 @@ from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import critic_record as planned_record
 from critter_kitchen.plan.critic import plan_critic, plan_critic_exhaustive
 from critter_kitchen.plan.critic_reads import course_signature, reads_kept_tokens, tokens_apart
-from critter_kitchen.plan.reads import programs
+from critter_kitchen.plan.programs import program_of, programs
 
 TEST_RUMORS = ("three-course-dinner", "plain-palate", "soup-saver", "even-fours")
 
@@ -104,7 +104,7 @@ def test_a_program_reading_stars_keeps_the_tokens_with_the_courses(critic_cards)
     reader = next(
         c for c in load_ruleset([ROOT / "tests" / "packs" / "planner-cards"]).cards.values() if c.id == "front-runner"
     )
-    assert not tokens_apart([*trees, *(e.ast for e in reader.effects)])
+    assert not tokens_apart([*trees, *(program_of(e.ast) for e in reader.effects)])
 
 
 def critic_pantry(ingredients: list[tuple[str, int]], spices: list[str], rumors: list[str], soup: int = 0) -> dict:

@@ -15,15 +15,10 @@ from test_plan import random_critic_pantry
 from critter_kitchen import load_ruleset
 from critter_kitchen.model.game import Course
 from critter_kitchen.plan import question
-from critter_kitchen.plan.critic import (
-    _ExactCriticSearch,
-    hook_points,
-    plan_critic,
-    plan_critic_exhaustive,
-    stage_programs,
-)
+from critter_kitchen.plan.critic import plan_critic, plan_critic_exhaustive
+from critter_kitchen.plan.critic_exact import ExactCriticSearch, hook_points, stage_programs
 from critter_kitchen.plan.critic_reads import first_sum_reader, sum_only, summed_types, tokens_apart
-from critter_kitchen.plan.reads import programs
+from critter_kitchen.plan.programs import programs
 from critter_kitchen.stages.runner import POINTS
 
 BASE_TYPES = ("carrot", "fish", "cheese", "mushroom", "meat", "wine", "bread")
@@ -53,8 +48,8 @@ def pantry_at(critic: str, rumors: list[str], *, owned: str | None = None, size:
     return pantry
 
 
-def search_at(ruleset, critic: str, *rumors: str, owned: str | None = None) -> _ExactCriticSearch:
-    return _ExactCriticSearch(question(pantry_at(critic, list(rumors), owned=owned), ruleset), 200_000)
+def search_at(ruleset, critic: str, *rumors: str, owned: str | None = None) -> ExactCriticSearch:
+    return ExactCriticSearch(question(pantry_at(critic, list(rumors), owned=owned), ruleset), 200_000)
 
 
 def summed(ruleset, *cards: str) -> set[str]:
@@ -133,9 +128,10 @@ def test_hook_points_are_numbered_as_the_runner_numbers_them(critic_cards):
     crumb = critic_cards.cards["sir-reginald-crumb"].effects[0].ast
     taster = critic_cards.cards["early-taster"].effects[0].ast
     forager = critic_cards.cards["the-forager"].effects[0].ast
-    assert crumb in points[POINTS * names.index("critic.card_bonuses") + 2]
-    assert taster in points[POINTS * names.index("critic.best_course") + 2]
-    assert forager in points[POINTS * names.index("critic.final_quality")]
+    trees = [[program.tree for program in point] for point in points]
+    assert crumb in trees[POINTS * names.index("critic.card_bonuses") + 2]
+    assert taster in trees[POINTS * names.index("critic.best_course") + 2]
+    assert forager in trees[POINTS * names.index("critic.final_quality")]
     assert first_sum_reader(points) == POINTS * names.index("critic.best_course") + 2
     assert sum_only(points[POINTS * names.index("critic.final_quality") + 1 :])
     assert not sum_only(points[POINTS * names.index("critic.final_quality") :])  # the Forager changes qualities
@@ -157,7 +153,7 @@ def test_the_stars_of_a_stage_that_sees_only_the_courses_leave_the_tokens_apart(
     assert not tokens_apart(trees)
 
 
-def meals(search: _ExactCriticSearch, rng: random.Random, count: int):
+def meals(search: ExactCriticSearch, rng: random.Random, count: int):
     """Random meals of the search's course options (items not counted: any meal scores), each
     followed by one of the same view: its courses seen only in the sum chosen again."""
     ingredients: dict = {}
@@ -191,7 +187,7 @@ def test_a_meal_started_again_scores_as_the_plain_run_scores_it(critic_cards, se
     owned = rng.choice([None, "the-forager", "lucky-cat"])
     pantry = pantry_at(critic, rumors, owned=owned, size=9)
     pantry["pantry"]["spices"] = ["allspice", "fish", "bread", "carrot"]
-    search = _ExactCriticSearch(question(pantry, critic_cards), 200_000)
+    search = ExactCriticSearch(question(pantry, critic_cards), 200_000)
     for signature, courses, tokens in meals(search, rng, 150):
         assert search.shared_outcome(signature[0], courses, tokens) == search.outcome(courses, tokens), (seed, courses)
     if search.resume_at:  # each second meal of a view started again

@@ -16,12 +16,15 @@ from test_plan_fast import (
 )
 
 from critter_kitchen import Ingredient, check_meal, rule_parameters
-from critter_kitchen.api import capped_quality, check_spices, ingredient_quality, meal_types, token_quality
 from critter_kitchen.dsl.parser import parse_program
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.exact import FastSearch, context
-from critter_kitchen.plan.reads import programs, quality_only, separable, stars_rise_with_quality
-from critter_kitchen.plan.search import PlannedMeal, plan_round, plan_round_exhaustive
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
+from critter_kitchen.plan.meal_facts import capped_quality, check_spices, ingredient_quality, meal_types, token_quality
+from critter_kitchen.plan.plans import PlannedMeal
+from critter_kitchen.plan.programs import program_of, programs
+from critter_kitchen.plan.reads import quality_only, separable, stars_rise_with_quality
+from critter_kitchen.plan.search import plan_round
 
 
 def random_meal(rng: random.Random, ruleset, params: dict) -> tuple:
@@ -50,10 +53,10 @@ def meal_rule_facts(ruleset, meals: int, seed: int) -> int:
         problems, quality = check_meal(ruleset, card, ingredients, tokens, params, held=held)
         if not problems:
             legal += 1
-            parts = sum(ingredient_quality(ruleset, i, params) for i in ingredients)
-            parts += sum(n * token_quality(ruleset, t, params) for t, n in tokens.items())
+            parts = sum(ingredient_quality(i, params) for i in ingredients)
+            parts += sum(n * token_quality(t, params) for t, n in tokens.items())
             assert quality == capped_quality(parts)
-        allowed = meal_types(ruleset, card, params, held=held)
+        allowed = meal_types(card, params, held=held)
         if allowed is not None and any(i.type not in allowed for i in ingredients):
             assert problems  # meal_types: a meal with another type is refused
         if any(check_spices(ruleset, i, params) for i in ingredients):
@@ -75,7 +78,7 @@ def test_the_facts_of_the_meal_rules_hold_for_the_engine(fixture, request):
 
 
 def proof(*texts: str, bands_table: list | None = None) -> tuple[bool, bool, bool]:
-    trees = [parse_program(text, lambda line, column: (line, column)) for text in texts]
+    trees = [program_of(parse_program(text, lambda line, column: (line, column))) for text in texts]
     params = {"challenge_bands": bands_table if bands_table is not None else [[0, 0], [6, 1], [12, 2], [21, 4]]}
     return separable(trees), quality_only(trees), stars_rise_with_quality(trees, [params])
 

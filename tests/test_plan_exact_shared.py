@@ -12,8 +12,9 @@ from test_plan_fast import RESTAURATEURS, engine_stars, order
 
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.bands import Piece, exchangeable, lowered_types
-from critter_kitchen.plan.exact import undominated
-from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
+from critter_kitchen.plan.pareto import undominated
+from critter_kitchen.plan.search import plan_round
 
 
 def quadratic(options: list, guard: int) -> list:

@@ -14,10 +14,11 @@ from test_plan_exact_shared import larger_own_pantry, shared_pantry
 from test_plan_fast import RESTAURATEURS, engine_stars, order
 
 from critter_kitchen import check_meal, rule_parameters
-from critter_kitchen.api import exchangeable_tokens
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.bands import Combination, lowering_tokens
-from critter_kitchen.plan.search import plan_round, plan_round_exhaustive
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
+from critter_kitchen.plan.meal_facts import exchangeable_tokens
+from critter_kitchen.plan.search import plan_round
 from critter_kitchen.plan.work import Work
 
 
@@ -32,7 +33,7 @@ def test_a_meals_legality_reads_only_how_many_tokens_it_holds(fixture, request):
     mattered = 0
     for n in range(3000):
         params = rule_parameters(ruleset, held=[held[n % len(held)]] if n % 3 == 0 and held else [])
-        names = sorted(exchangeable_tokens(ruleset, params))
+        names = sorted(exchangeable_tokens(params))
         assert names == sorted(params["token_values"])  # every token these rules know
         card, on_hold, ingredients, tokens = random_meal(rng, ruleset, params)
         problems, _ = check_meal(ruleset, card, ingredients, tokens, params, held=on_hold)
@@ -134,10 +135,7 @@ def test_the_meals_that_fit_are_told_by_bits_as_by_asking_each():
                 for _ in range(rng.randint(0, 40))
             ]
             cards.append(meals)
-        search = SimpleNamespace(
-            items=items, least_values=lambda options: [[0] * 20 for _ in range(len(options) + 1)], work=Work()
-        )
-        combination = Combination(search, cards)  # type: ignore[arg-type]
+        combination = Combination(Work(), items, cards)  # type: ignore[arg-type]
         for _ in range(20):
             left = pack([rng.randint(0, n) for n in have])
             for i, meals in enumerate(combination.options):
@@ -157,9 +155,9 @@ def test_own_items_grown_piece_by_piece_from_starts_told_once_equal_the_exhausti
     reached = [0]
     own_part = bands.BandMeals.own_part
 
-    def counted(self, j, counts, spices_left, total, chosen, use, stars, value, spices):
+    def counted(self, j, meal):
         reached[0] += 1
-        return own_part(self, j, counts, spices_left, total, chosen, use, stars, value, spices)
+        return own_part(self, j, meal)
 
     monkeypatch.setattr(bands.BandMeals, "own_part", counted)
     for seed in range(120):

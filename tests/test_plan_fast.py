@@ -13,9 +13,12 @@ from critter_kitchen import CritterError
 from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import plan_critic
 from critter_kitchen.plan.exact import FastSearch
+from critter_kitchen.plan.exhaustive import plan_round_exhaustive
 from critter_kitchen.plan.output import plan_record
-from critter_kitchen.plan.reads import programs, separable, signature_of
-from critter_kitchen.plan.search import Plan, PlannedMeal, plan_round, plan_round_exhaustive
+from critter_kitchen.plan.plans import Plan, PlannedMeal
+from critter_kitchen.plan.programs import programs
+from critter_kitchen.plan.reads import separable, signature_of
+from critter_kitchen.plan.search import plan_round
 
 RESTAURATEURS = ("harbor-master", "spice-merchant", "the-collector", "the-forager", "grand-caterer", "lucky-cat")
 TEST_RUMORS = ("two-bite-special", "lucky-seven")

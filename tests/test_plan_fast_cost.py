@@ -1,5 +1,5 @@
 """The fast effort's cost per decision: its listing of each card's meals (quick.CountedMeals) lists
-exactly what the plain listing (exact.CardMeals) does, in the same order and within the same
+exactly what the plain listing (listing.CardMeals) does, in the same order and within the same
 budget, while asking check_meal once per counts of each type and token rather than once per meal;
 its plans are the ones the plain listing gives; and a plan whose meals check_meal does not confirm
 is listed again, plainly. Costs are counted (check_meal calls, stage runs), never timed."""
@@ -12,10 +12,11 @@ import pytest
 from test_plan_fast import RESTAURATEURS, TEST_RESTAURATEURS, TEST_RUMORS
 from test_plan_fast import random_pantry as small_pantry
 
-from critter_kitchen.plan import exact, question, quick
-from critter_kitchen.plan import search as search_module
-from critter_kitchen.plan.exact import CardMeals, Items, context
+from critter_kitchen.plan import exact, listing, question, quick, scorer
+from critter_kitchen.plan.exact import context
+from critter_kitchen.plan.listing import CardMeals
 from critter_kitchen.plan.output import plan_record
+from critter_kitchen.plan.pareto import Items
 from critter_kitchen.plan.quick import BoundedSearch, CountedMeals
 from critter_kitchen.plan.search import plan_round
 
@@ -76,7 +77,7 @@ def test_the_counted_listing_lists_what_the_plain_listing_lists(fixture, lab, re
     meals = 0
     for n in range(120):
         one = asked(pantry(rng, ruleset, rng.randint(1, 11), lab), ruleset)
-        for budget in (exact.FAST_MEALS_PER_CARD, rng.randint(1, 40)):  # the second often ends a listing
+        for budget in (quick.FAST_MEALS_PER_CARD, rng.randint(1, 40)):  # the second often ends a listing
             plain, counted = listings(one, budget)
             assert counted == plain, (n, budget)
             meals += sum(len(listed) for listed, _, _ in plain)
@@ -89,7 +90,7 @@ def test_the_counted_listing_agrees_with_the_test_cards(planner_cards):
     for n in range(300):
         data = small_pantry(rng, planner_cards, held=TEST_RESTAURATEURS, rumors=TEST_RUMORS)
         one = asked(data, planner_cards)
-        plain, counted = listings(one, exact.FAST_MEALS_PER_CARD)
+        plain, counted = listings(one, quick.FAST_MEALS_PER_CARD)
         assert counted == plain, n
 
 
@@ -119,6 +120,7 @@ def check_meal_calls(monkeypatch):
 
     monkeypatch.setattr(quick, "check_meal", counting(quick.check_meal))
     monkeypatch.setattr(exact, "check_meal", counting(exact.check_meal))
+    monkeypatch.setattr(listing, "check_meal", counting(listing.check_meal))
     exact.CONTEXTS.clear()  # a new table: nothing judged yet
     return calls
 
@@ -191,20 +193,20 @@ def test_a_plan_check_meal_does_not_confirm_is_listed_again_plainly(base, lab, m
 
 def test_a_bounded_search_scores_at_most_its_best_plans_together(base, monkeypatch):
     runs = [0]
-    scored = search_module.Scorer.stars
+    scored = scorer.Scorer.stars
 
     def counted(self, meals, work):
         if len(meals) > 1:
             runs[0] += 1
         return scored(self, meals, work)
 
-    monkeypatch.setattr(search_module.Scorer, "stars", counted)
+    monkeypatch.setattr(scorer.Scorer, "stars", counted)
     rng = random.Random(67)
     bounded = 0
     for _ in range(40):
         one = asked(pantry(rng, base, 10, True), base)
         exact.CONTEXTS.clear()
-        search = BoundedSearch(one, exact.FAST_MEALS_PER_CARD)
+        search = BoundedSearch(one, quick.FAST_MEALS_PER_CARD)
         if search.separable:
             continue
         runs[0] = 0

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 from critter_kitchen.plan import exact, question
-from critter_kitchen.plan.critic import NODE_LIMIT, _ExactCriticSearch, _finish
+from critter_kitchen.plan.critic_exact import ExactCriticSearch
+from critter_kitchen.plan.critic_search import NODE_LIMIT, finish
 from critter_kitchen.plan.search import plan_round
 from critter_kitchen.plan.work import (
     CHECKS_KEPT,
@@ -74,7 +75,7 @@ def test_an_exact_critic_plan_remembers_at_most_its_cap_of_partial_meals(base):
             "bisque": 5,
         },
     }
-    search = _ExactCriticSearch(question(data, base), NODE_LIMIT, 2_500_000)
+    search = ExactCriticSearch(question(data, base), NODE_LIMIT, 2_500_000)
     seen = 0
     walk = search.walk
 
@@ -84,6 +85,6 @@ def test_an_exact_critic_plan_remembers_at_most_its_cap_of_partial_meals(base):
         walk(*args)  # type: ignore[arg-type]
 
     search.walk = counting  # type: ignore[method-assign]
-    plan = _finish(search, None)
+    plan = finish(search, None)
     assert search.work.steps >= 2_500_000 and not plan.optimal  # the budget ended it
     assert 0 < seen <= SEARCHED_KEPT

@@ -135,7 +135,7 @@ def quantile(times: list[float], at: int) -> float:
 def plain_listing(asked: Any) -> None:
     """The exact plan with every legal meal of each card listed (no listing by steps): the baseline."""
     from critter_kitchen.plan.exact import FastSearch
-    from critter_kitchen.plan.search import NODE_LIMIT
+    from critter_kitchen.plan.plans import NODE_LIMIT
 
     search = FastSearch(asked, NODE_LIMIT)
     _, chosen = search.run()

@@ -12,10 +12,12 @@ if TYPE_CHECKING:
         check_course,
         check_meal,
         meal_rules,
+        read_game,
         removable_cards,
         rule_parameters,
         score_record,
         score_without,
+        score_without_meals,
     )
     from .loading.cached import load_ruleset
     from .model.game import Ingredient
@@ -34,11 +36,13 @@ __all__ = [
     "check_meal",
     "load_ruleset",
     "meal_rules",
+    "read_game",
     "removable_cards",
     "result_json",
     "rule_parameters",
     "score_record",
     "score_without",
+    "score_without_meals",
     "__version__",
 ]
 
@@ -50,6 +54,8 @@ _LAZY = {
     "rule_parameters": ".api",
     "meal_rules": ".api",
     "score_without": ".api",
+    "score_without_meals": ".api",
+    "read_game": ".api",
     "removable_cards": ".api",
     "Ingredient": ".model.game",
     "load_ruleset": ".loading.cached",

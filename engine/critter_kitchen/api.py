@@ -1,4 +1,13 @@
-"""The engine's Python interface: load packs once, score many records."""
+"""The engine's Python interface: load packs once, score many records.
+
+What a user of the library needs: score a record (:func:`score_record`), or read it first
+(:func:`read_game`) and score it as if cards or challenge meals were not there
+(:func:`score_without`, :func:`score_without_meals`, :func:`removable_cards`); the packs a
+record needs (:func:`packs_for`); and the meal rules in force for a player
+(:func:`rule_parameters`, :func:`meal_rules`, :func:`check_meal`, :func:`check_course`).
+The facts of the meal rules the planner's searches rely on are the planner's
+(``critter_kitchen.plan.meal_facts``).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,7 @@ import os
 
 from .loading.records import read_record
 from .loading.resolve import Resolver
-from .model import meals
-from .model.meals import MealRules, allowed_types, held_parameters, ingredient_problems, table_parameters
+from .model.meals import MealRules, held_parameters, table_parameters
 from .stages.runner import score_game
 
 TYPE_CHECKING = False
@@ -18,6 +26,19 @@ if TYPE_CHECKING:
     from .model.game import Game, Ingredient
     from .model.ruleset import Card, Ruleset
     from .stages.runner import Result
+
+__all__ = [
+    "check_course",
+    "check_meal",
+    "meal_rules",
+    "packs_for",
+    "read_game",
+    "removable_cards",
+    "rule_parameters",
+    "score_record",
+    "score_without",
+    "score_without_meals",
+]
 
 
 def score_record(
@@ -155,56 +176,3 @@ def removable_cards(game: Game) -> list[Card]:
     from .stages.rescore import removable_cards as removable
 
     return removable(game)
-
-
-def meal_types(ruleset: Ruleset, card: Card, params: Mapping[str, Any], *, held: bool = False) -> frozenset[str] | None:
-    """The ingredient types a legal meal for ``card`` may contain (None: any type).
-
-    A meal holding an ingredient of another type is refused by :func:`check_meal`, so a
-    search for legal meals may leave such ingredients out without judging them.
-    """
-    return allowed_types(card, held, params)
-
-
-def check_spices(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, Any]) -> list[str]:
-    """Why ``ingredient``'s spices cannot all be on it in a challenge meal; empty when they can.
-
-    A meal holding an ingredient with such a problem is refused by :func:`check_meal`
-    whatever else it holds, so a search may drop those spicings without judging the meal.
-    """
-    return ingredient_problems(ingredient, params, ruleset.ingredient_types)
-
-
-def ingredient_quality(ruleset: Ruleset, ingredient: Ingredient, params: Mapping[str, Any]) -> int:
-    """What ``ingredient`` (with its spices) adds to the quality of a legal challenge meal.
-
-    Facts of the meal rules a search may rely on (``tests/test_plan_exact_paths_agree.py`` checks
-    them against :func:`check_meal`): a legal meal's quality is
-    ``capped_quality(sum of ingredient_quality and token_quality of its parts)``; and whether
-    a meal whose every ingredient passes :func:`check_spices` is legal depends only on how
-    many ingredients of each type and how many of each token it holds, never on their
-    values or spices (nor on which tokens, among :func:`exchangeable_tokens`).
-    """
-    return meals.ingredient_quality(ingredient, params)
-
-
-def exchangeable_tokens(ruleset: Ruleset, params: Mapping[str, Any]) -> frozenset[str]:
-    """The tokens whose kinds a challenge meal's legality does not tell apart: every token these
-    rules know fills an empty slot as any other does (``tokens_per_missing_type`` of them per
-    slot), so whether a meal is legal reads only how many of these tokens it holds in all.
-
-    A fact of the meal rules a search may rely on, as those of :func:`ingredient_quality`
-    (``tests/test_plan_exact_tokens.py`` checks it against :func:`check_meal`): a meal keeps its
-    verdict when some of its tokens are replaced by as many others of this set.
-    """
-    return frozenset(params["token_values"])
-
-
-def token_quality(ruleset: Ruleset, token: str, params: Mapping[str, Any]) -> int:
-    """What one ``token`` (a token these rules know) adds to the quality of a legal challenge meal."""
-    return meals.token_quality(token, params)
-
-
-def capped_quality(total: int) -> int:
-    """A challenge meal's quality from the sum of its parts (see :func:`ingredient_quality`)."""
-    return meals.capped_quality(total)

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import did_you_mean
 from . import nodes as n
 from . import types as t
+from .facts import facts_of
 from .frame import bounded
 from .program import Compiled
 from .registry import AGGREGATES, CONSTANTS, FUNCTIONS, INSTEAD
@@ -43,7 +44,7 @@ class Vocabulary:
 def compile_program(program: n.Program, vocab: Vocabulary) -> tuple[Compiled, list[CompileProblem]]:
     c = _Compiler(vocab)
     body = c.block(program.body, {})
-    return Compiled(body, c.slots, "none"), c.problems
+    return Compiled(body, c.slots, "none", facts=facts_of(program)), c.problems
 
 
 def compile_expr(

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .facts import ProgramFacts
     from .frame import Frame
     from .run_nodes import Node
 
@@ -41,9 +42,18 @@ class Compiled:
         "params_read",
         "state_read",
         "state_written",
+        "facts",
     )
 
-    def __init__(self, ops: Op, slots: int, type: str, built: bool = True, derived: Derived | None = None) -> None:
+    def __init__(
+        self,
+        ops: Op,
+        slots: int,
+        type: str,
+        built: bool = True,
+        derived: Derived | None = None,
+        facts: ProgramFacts | None = None,
+    ) -> None:
         self.ops = ops
         self.slots = slots
         self.type = type
@@ -65,6 +75,9 @@ class Compiled:
         # hook point, instead of running it, when its programs read nothing the removal changed.
         self.state_read = state_read
         self.state_written = written
+        # What the program's syntax tree tells the meal planner (dsl/facts.py), told by the
+        # compiler; None for an expression (a tie-break), which the planner never reads.
+        self.facts = facts
 
     def derived(self) -> Derived:
         """What :func:`derived_from` gave for this program's ops."""
@@ -72,7 +85,7 @@ class Compiled:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the nodes are built again when first run
-        return Compiled, (self.ops, self.slots, self.type, False, self.derived())
+        return Compiled, (self.ops, self.slots, self.type, False, self.derived(), self.facts)
 
     def execute(self, frame: Frame) -> Any:
         """What ``run(frame)`` does; the compiled build calls the built node directly."""

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     _Loaded = tuple[Ruleset, list[Problem]]
 
-CACHE_FORMAT = 6  # 5: programs are unpickled unbuilt; 6: with what their ops tell
+CACHE_FORMAT = 7  # 5: programs are unpickled unbuilt; 6: with what their ops tell; 7: and their trees (dsl/facts.py)
 # the classes a pack entry may name; anything else in an entry is refused unread
 ENTRY_CLASSES = (
     "critter_kitchen.model.ruleset.*",

@@ -42,22 +42,22 @@ PLAYER_KEYS = ("name", "kept", "counters")
 AUTOMATED_KEYS = ("stars", "critic_quality")
 
 
-class _Where:
+class Where:
     """A record path under construction: ``a.b[2].c``, spelt out only if a problem needs it."""
 
     __slots__ = ("parent", "part")
 
-    def __init__(self, part: str | int = "", parent: _Where | None = None) -> None:
+    def __init__(self, part: str | int = "", parent: Where | None = None) -> None:
         self.parent = parent
         self.part = part
 
-    def __truediv__(self, part: str | int) -> _Where:
-        return _Where(part, self)
+    def __truediv__(self, part: str | int) -> Where:
+        return Where(part, self)
 
     def path(self) -> Path:
         """The path as a document keys it: the key in each mapping, the index in each list."""
         parts: list[str | int] = []
-        node: _Where | None = self
+        node: Where | None = self
         while node is not None:
             if node.part != "" or node.parent is not None:  # the whole record has no part
                 parts.append(node.part)
@@ -66,7 +66,7 @@ class _Where:
 
     def __str__(self) -> str:
         parts: list[str | int] = []
-        node: _Where | None = self
+        node: Where | None = self
         while node is not None:
             parts.append(node.part)
             node = node.parent
@@ -320,7 +320,7 @@ class RecordReader:
         self.player_keys = facts.player_keys
 
     def fail(
-        self, where: _Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
+        self, where: Where, message: str, code: str = "CK301", *, at_key: bool = False, shape: bool = False
     ) -> None:
         """Record a problem; ``shape``: one that no rule parameter decides (a type, a name, a range)."""
         if self.shape_only and not shape:
@@ -337,19 +337,19 @@ class RecordReader:
 
     # small typed readers
 
-    def mapping(self, value: Any, where: _Where) -> dict[str, Any] | None:
+    def mapping(self, value: Any, where: Where) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
         self.fail(where, f"expected a mapping, got {shown(value)}", shape=True)
         return None
 
-    def listing(self, value: Any, where: _Where) -> list[Any] | None:
+    def listing(self, value: Any, where: Where) -> list[Any] | None:
         if isinstance(value, list):
             return value
         self.fail(where, f"expected a list, got {shown(value)}", shape=True)
         return None
 
-    def count(self, value: Any, where: _Where, *, positive: bool = False) -> int | None:
+    def count(self, value: Any, where: Where, *, positive: bool = False) -> int | None:
         low = 1 if positive else 0
         if not _is_int(value) or not low <= value <= MAX_VALUE:
             what = "a positive whole number" if positive else "a whole number, 0 or more"
@@ -357,13 +357,13 @@ class RecordReader:
             return None
         return value  # type: ignore[no-any-return]
 
-    def keys(self, data: dict[str, Any], allowed: Iterable[str], where: _Where) -> None:
+    def keys(self, data: dict[str, Any], allowed: Iterable[str], where: Where) -> None:
         allowed = list(allowed)
         for key in data:
             if key not in allowed:
                 self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, allowed)}", at_key=True, shape=True)
 
-    def card(self, value: Any, kind: str, where: _Where) -> Card | None:
+    def card(self, value: Any, kind: str, where: Where) -> Card | None:
         if not isinstance(value, str):
             self.fail(where, f"expected a card id, got {shown(value)}")
             return None
@@ -380,15 +380,15 @@ class RecordReader:
     # the record
 
     def read(self, data: Any) -> Game:
-        top = self.mapping(data, _Where())
+        top = self.mapping(data, Where())
         if top is None:
             raise InputError(self.problems)
-        self.keys(top, TOP_KEYS, _Where())
+        self.keys(top, TOP_KEYS, Where())
         if "packs" in top:
             self.needed_packs(top["packs"])  # a missing pack is the record's one problem, not each of its cards
         for key in ("players", "cards"):
             if key not in top:
-                self.fail(_Where(), f"missing required key '{key}'")
+                self.fail(Where(), f"missing required key '{key}'")
         everyone = self.players(top.get("players", []))
         game = Game(self.rs, tuple(p for p in everyone if not p.automated), {}, {})
         if len(game.players) < len(everyone):
@@ -436,7 +436,7 @@ class RecordReader:
         loaded = {pack.id for pack in self.rs.packs}
         for i, pack_id in enumerate(ids):
             if pack_id not in loaded:
-                self.fail(_Where("packs") / i, f"this record needs pack '{pack_id}'; load it with --pack {pack_id}")
+                self.fail(Where("packs") / i, f"this record needs pack '{pack_id}'; load it with --pack {pack_id}")
         if len(self.problems) > len(problems):
             raise InputError(self.problems)
 
@@ -444,7 +444,7 @@ class RecordReader:
         plain = self.plain_players(value) if self.plain else None
         if plain is not None:
             return plain
-        where = _Where("players")
+        where = Where("players")
         items = self.listing(value, where)
         if items is None:
             return []
@@ -490,7 +490,7 @@ class RecordReader:
             players.append(player)
         return players
 
-    def player_name(self, value: Any, where: _Where) -> str | None:
+    def player_name(self, value: Any, where: Where) -> str | None:
         """``value`` when it can name a player; else None, and the problem is reported."""
         wrong = name_problem(value)
         if wrong is None and isinstance(value, str):
@@ -531,7 +531,7 @@ class RecordReader:
                 return False
         return True
 
-    def automated(self, player: Player, value: Any, where: _Where) -> None:
+    def automated(self, player: Player, value: Any, where: Where) -> None:
         """An automated rival: its stars and critic track position come from the record."""
         data = self.mapping(value, where) or {}
         self.keys(data, AUTOMATED_KEYS, where)
@@ -557,7 +557,7 @@ class RecordReader:
                 name = entry.get("name")
                 if field not in entry or not isinstance(name, str) or name not in by_name:
                     continue
-                where = _Where("players") / i / field
+                where = Where("players") / i / field
                 value = entry[field]
                 if isinstance(value, list) and kind in self.single:
                     self.fail(where, f"a player holds one {kind} card, not a list")
@@ -626,7 +626,7 @@ class RecordReader:
         if plain is not None:
             game.challenges, game.table_cards = plain
             return
-        where = _Where("cards")
+        where = Where("cards")
         data = self.mapping(value, where)
         if data is None:
             return
@@ -678,7 +678,7 @@ class RecordReader:
                 table += cards
         return challenges, tuple(table)
 
-    def challenge_cards(self, value: Any, kind: str, where: _Where) -> dict[str, tuple[Card, ...]]:
+    def challenge_cards(self, value: Any, kind: str, where: Where) -> dict[str, tuple[Card, ...]]:
         data = self.mapping(value, where)
         if data is None:
             return {}
@@ -747,7 +747,7 @@ class RecordReader:
         for i, entry in enumerate(items):
             if not isinstance(entry, dict) or "kept" not in entry:
                 continue
-            where = _Where("players") / i / "kept"
+            where = Where("players") / i / "kept"
             kept = self.mapping(entry["kept"], where)
             if kept is None:
                 continue
@@ -771,7 +771,7 @@ class RecordReader:
                     return False
         return True
 
-    def scored_player(self, game: Game, name: str, where: _Where) -> Player | None:
+    def scored_player(self, game: Game, name: str, where: Where) -> Player | None:
         """The player a meal belongs to; automated rivals serve no recorded meals."""
         if name in self.refused_names:
             return None  # its entry is reported already
@@ -799,7 +799,7 @@ class RecordReader:
         }
 
     def challenge_meals(self, game: Game, value: Any) -> None:
-        where = _Where("challenge_meals")
+        where = Where("challenge_meals")
         data = self.mapping(value, where) or {}
         self.keys(data, game.challenges, where)
         for rnd, cards in game.challenges.items():
@@ -810,7 +810,7 @@ class RecordReader:
                 meals = self.round_meals(game, rnd, cards, data.get(rnd, {}), where / rnd)
             game.meals[rnd] = meals
 
-    def round_meals(self, game: Game, rnd: str, cards: tuple[Card, ...], value: Any, where: _Where) -> tuple[Meal, ...]:
+    def round_meals(self, game: Game, rnd: str, cards: tuple[Card, ...], value: Any, where: Where) -> tuple[Meal, ...]:
         meals: list[Meal] = []
         per_player = self.mapping(value, where) or {}
         ids = [c.id for c in cards]
@@ -886,9 +886,7 @@ class RecordReader:
             return None
         return _served(rnd, card, player, ingredients, tokens, rules)
 
-    def spices(
-        self, params: dict[str, Any], kind: str, value: Any, limit: int, where: _Where
-    ) -> tuple[str, ...] | None:
+    def spices(self, params: dict[str, Any], kind: str, value: Any, limit: int, where: Where) -> tuple[str, ...] | None:
         if value is None:
             return ()
         spices = [value] if isinstance(value, str) else value
@@ -901,14 +899,14 @@ class RecordReader:
             return None
         return tuple(spices)
 
-    def ingredient_type(self, value: Any, where: _Where) -> str | None:
+    def ingredient_type(self, value: Any, where: Where) -> str | None:
         if not isinstance(value, str) or value not in self.rs.ingredient_types:
             hint = did_you_mean(value, self.rs.ingredient_types) if isinstance(value, str) else ""
             self.fail(where, f"unknown ingredient type {shown(value)}{hint}", shape=True)
             return None
         return value
 
-    def tokens(self, data: dict[str, Any], params: dict[str, Any], skip: str, where: _Where) -> dict[str, int]:
+    def tokens(self, data: dict[str, Any], params: dict[str, Any], skip: str, where: Where) -> dict[str, int]:
         values = params["token_values"]
         out = {}
         for key, n in data.items():
@@ -920,7 +918,7 @@ class RecordReader:
                 out[key] = got
         return out
 
-    def meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any, where: _Where) -> Meal | None:
+    def meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any, where: Where) -> Meal | None:
         data = self.mapping(value, where)
         if data is None:
             return None
@@ -948,7 +946,7 @@ class RecordReader:
         return None if illegal else _served(rnd, card, player, ingredients, tokens, self.player_rules[player])
 
     def critic_meals(self, game: Game, value: Any) -> None:
-        where = _Where("critic_meals")
+        where = Where("critic_meals")
         data = self.mapping(value, where) or {}
         scored = {player.name: player for player in game.players}  # not rivals: their meals are not recorded
         for name, meal in data.items():
@@ -960,7 +958,7 @@ class RecordReader:
             else:
                 self.critic_meal(game, name, meal, where / name)
 
-    def critic_meal(self, game: Game, name: str, value: Any, where: _Where) -> None:
+    def critic_meal(self, game: Game, name: str, value: Any, where: Where) -> None:
         player = self.scored_player(game, name, where)
         if player is None:
             return
@@ -997,7 +995,7 @@ class RecordReader:
         """The courses in ingredient type order, whatever order the record lists them in."""
         return {kind: courses[kind] for kind in self.rs.ingredient_types if kind in courses}
 
-    def course(self, params: dict[str, Any], kind: str, value: Any, where: _Where) -> Course | None:
+    def course(self, params: dict[str, Any], kind: str, value: Any, where: Where) -> Course | None:
         wrong = course_kind_problem(kind, params)
         if wrong is not None:
             self.fail(where, wrong, "CK303")
@@ -1036,10 +1034,10 @@ def pack_ids(value: Any, source: str) -> tuple[tuple[str, ...], list[Problem]]:
     """The pack ids of a record's ``packs`` value (ids only: never folders), and what is wrong with it."""
     from .discovery import is_pack_id
 
-    def fail(where: _Where, message: str) -> tuple[tuple[str, ...], list[Problem]]:
+    def fail(where: Where, message: str) -> tuple[tuple[str, ...], list[Problem]]:
         return (), [Problem(source, 0, 0, message, "CK301", where=str(where))]
 
-    where = _Where("packs")
+    where = Where("packs")
     if not isinstance(value, list):
         return fail(where, f"expected a list of pack ids, got {shown(value)}")
     if len(value) > MAX_PACKS:

@@ -5,7 +5,7 @@ stars alone (:func:`~.reads.separable`), that a meal is seen only through its qu
 (:func:`~.reads.quality_only`) and that those stars never fall as the quality rises
 (:func:`~.reads.stars_rise_with_quality`), a card's stars are a step function of the
 meal's quality (:class:`Steps`, found with a few stage runs). The listing rests on two
-facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`;
+facts the engine states of its meal rules (:func:`critter_kitchen.plan.meal_facts.ingredient_quality`;
 ``tests/test_plan_exact_paths_agree.py`` checks them against :func:`~critter_kitchen.check_meal`):
 a meal's quality is the capped sum of what each of its items adds, and whether a meal is
 legal depends only on how many ingredients of each type and tokens it holds (its
@@ -38,7 +38,7 @@ Meals are built by adding items one kind at a time. Why nothing that matters is 
 * **Tokens** are taken by every card, and one card lowers them too (:func:`lowering_tokens`):
   its meal is not listed when it would earn as many stars with one of its tokens made one of
   lower quality it leaves in the pantry. This rests on a fact the engine states
-  (:func:`~critter_kitchen.api.exchangeable_tokens`): legality reads only how many tokens a
+  (:func:`~critter_kitchen.plan.meal_facts.exchangeable_tokens`): legality reads only how many tokens a
   meal holds in all, so check_meal's verdict is also asked once per total of tokens.
 """
 
@@ -47,18 +47,12 @@ from __future__ import annotations
 import bisect
 import itertools
 
-from ..api import (
-    capped_quality,
-    check_meal,
-    exchangeable_tokens,
-    ingredient_quality,
-    meal_types,
-    token_quality,
-)
+from ..api import check_meal
 from ..model.game import Ingredient
-from .exact import undominated
-from .search import PlannedMeal
-from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, OverBudget
+from .meal_facts import capped_quality, exchangeable_tokens, ingredient_quality, meal_types, token_quality
+from .pareto import Listed, least_values, undominated
+from .plans import PlannedMeal
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,7 +60,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
-    from .exact import CardMeals, FastSearch, Option
+    from .listing import CardMeals
+    from .pareto import Items, Option
+    from .work import Work
 
     Key = tuple[int, int, int, int]
 
@@ -86,7 +82,7 @@ def few_meals(meals: CardMeals, card: Card, held: bool) -> bool:
 def rough_count(meals: CardMeals, card: Card, held: bool) -> int:
     """How many meals the card has, roughly (more than it has: every count of each kind, every spicing)."""
     items = meals.items
-    allowed = meal_types(meals.q.ruleset, card, meals.params, held=held)
+    allowed = meal_types(card, meals.params, held=held)
     count = 1
     ingredients = 0
     for i, kind in enumerate(items.kinds):
@@ -200,43 +196,47 @@ def find_steps(stars_at: Callable[[int], int], sums: list[int]) -> Steps:
     return Steps(steps)
 
 
-class Listed:
-    """A meal found by the listing, before it is made a meal: what the planner's filter sees of it."""
-
-    __slots__ = ("stars", "value", "tokens", "spices", "use", "chosen", "counts", "total")
-
-    def __init__(
-        self,
-        stars: int,
-        value: int,
-        tokens: int,
-        spices: int,
-        use: int,
-        chosen: tuple[Ingredient, ...],
-        counts: tuple[int, ...],
-        total: int,
-    ) -> None:
-        self.stars = stars
-        self.value = value
-        self.tokens = tokens
-        self.spices = spices
-        self.use = use
-        self.chosen = chosen
-        self.counts = counts
-        self.total = total
-
-
 class Piece:
     """One kind of item a card's meal may take: an ingredient kind (each spicing it may carry) or a token."""
 
     def __init__(self, index: int, count: int, value: int, spicings: list[tuple[str, ...]], adds: list[int]) -> None:
-        self.index = index  # in the pantry's order of items (see exact.Items)
+        self.index = index  # in the pantry's order of items (see pareto.Items)
         self.count = count
         self.value = value
         self.spicings = spicings
         self.adds = adds  # the quality one item adds, for each spicing
         self.most = max(adds, default=0)
         self.own = False  # an ingredient kind no other card of the round takes
+
+
+class Partial:
+    """A meal under construction by :meth:`BandMeals.visit`: its counts of each slot (see
+    :meth:`BandMeals.slot_of`), the spices left (packed, see :meth:`BandMeals.pack_spices`), the
+    sum of what its items add, its items, what it uses (packed, see ``pareto.Items.pack``), the
+    stars of the last legal meal on its way (once listed: its own), and the value and spices it
+    spends. Never changed once passed on: a meal grown from it is another."""
+
+    __slots__ = ("counts", "spices_left", "total", "chosen", "use", "stars", "value", "spices")
+
+    def __init__(
+        self,
+        counts: tuple[int, ...],
+        spices_left: int,
+        total: int,
+        chosen: tuple[Ingredient, ...],
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        self.counts = counts
+        self.spices_left = spices_left
+        self.total = total
+        self.chosen = chosen
+        self.use = use
+        self.stars = stars
+        self.value = value
+        self.spices = spices
 
 
 class BandMeals:
@@ -271,7 +271,7 @@ class BandMeals:
             return None
         self.card, self.held = card, held
         self.lower = self.lowerings(pieces)
-        counted = exchangeable_tokens(self.q.ruleset, self.params)
+        counted = exchangeable_tokens(self.params)
         self.counted = all(name in counted for name in self.items.token_names)  # legality reads only how many
         self.token_lower = self.token_lowerings(pieces) if self.lowers_tokens and self.counted else {}
         self.steps = find_steps(lambda quality: self.stars_at(card, quality), sums)
@@ -315,8 +315,7 @@ class BandMeals:
         for j in range(len(self.order) - 1, -1, -1):
             self.adding[j] = added_sums([self.order[j]], self.adding[j + 1])
         spices_have = self.items.have[self.items.spice_at : self.items.token_at]
-        start = (0,) * len(self.slots)
-        self.visit(0, start, self.pack_spices(spices_have), 0, (), 0, 0, 0, 0)
+        self.visit(0, Partial((0,) * len(self.slots), self.pack_spices(spices_have), 0, (), 0, 0, 0, 0))
         return [(self.meal(o.chosen, o.counts, o.total), o.use) for o in self.kept()]
 
     def kept(self) -> list[Listed]:
@@ -355,7 +354,7 @@ class BandMeals:
 
     def prepare_combos(self) -> None:
         """For each piece, every way to add some of its items: (slot, count, quality added, spices
-        needed (packed), use added (see exact.Items.pack), ingredients, value added, spices added)."""
+        needed (packed), use added (see pareto.Items.pack), ingredients, value added, spices added)."""
         items = self.items
         spices_have = items.have[items.spice_at : items.token_at]
         self.spice_width = max(spices_have, default=0).bit_length() + 1
@@ -400,21 +399,21 @@ class BandMeals:
 
     def pieces(self, card: Card, held: bool) -> list[Piece] | None:
         """The kinds of item the card's meal may take; None when some item would lower a meal's quality."""
-        items, rs = self.items, self.q.ruleset
-        allowed = meal_types(rs, card, self.params, held=held)
-        theirs = [meal_types(rs, c, self.params, held=h) for c, h in self.others]
+        items = self.items
+        allowed = meal_types(card, self.params, held=held)
+        theirs = [meal_types(c, self.params, held=h) for c, h in self.others]
         found: list[Piece] = []
         for i, kind in enumerate(items.kinds):
             if allowed is not None and kind[0] not in allowed:
                 continue
             spicings = self.meals.legal_spicings(kind)
-            adds = [ingredient_quality(rs, Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
+            adds = [ingredient_quality(Ingredient(kind[0], kind[1], s), self.params) for s in spicings]
             piece = Piece(i, items.have[i], kind[1], spicings, adds)
             piece.own = all(a is not None and kind[0] not in a for a in theirs)
             found.append(piece)
         for j, name in enumerate(items.token_names):
             at = items.token_at + j
-            found.append(Piece(at, items.have[at], 0, [()], [token_quality(rs, name, self.params)]))
+            found.append(Piece(at, items.have[at], 0, [()], [token_quality(name, self.params)]))
         if any(a < 0 for p in found for a in p.adds) or any(p.value < 0 for p in found):
             return None
         # spices another card's ingredients may carry are shared; the others are this card's own
@@ -428,7 +427,7 @@ class BandMeals:
         return found
 
     def mask(self, ingredients: list[Piece]) -> int:
-        """The fields of this card's own items in a packed use (see exact.Items.pack)."""
+        """The fields of this card's own items in a packed use (see pareto.Items.pack)."""
         items = self.items
         field = (1 << items.width) - 1
         own = [p.index for p in ingredients if p.own]
@@ -443,53 +442,31 @@ class BandMeals:
         bits = added_sums(pieces, 1)
         return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
-    def visit(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-        tight: int = LOOSE,
-    ) -> None:
-        """Add items of the pieces ``j..`` to the meal so far (``counts`` of each slot, the spices
-        left packed, ``stars``: those of the last legal meal on the way; ``tight``: see :meth:`windowed`)."""
+    def visit(self, j: int, meal: Partial, tight: int = LOOSE) -> None:
+        """Add items of the pieces ``j..`` to the meal so far (``tight``: see :meth:`windowed`)."""
         if j == len(self.order):
             return
+        total, stars = meal.total, meal.stars
         step = self.steps.above(stars)
-        if step is None or total + self.most_added[j][self.spices_held - spices] < step:
+        if step is None or total + self.most_added[j][self.spices_held - meal.spices] < step:
             return
         if tight < LOOSE and j < self.first_own and not self.windowed(j, total, stars, tight):
             return
         if j == self.first_own and self.collecting is None:
-            self.own_part(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.own_part(j, meal)
             return
         if j >= self.first_own:
-            if self.listed_cheaper(j, total, use, stars, value, spices):
+            if self.listed_cheaper(j, total, meal.use, stars, meal.value, meal.spices):
                 return
-            if self.seen_cheaper((j, counts, spices_left, min(total, self.steps.top), stars), use, value, spices):
+            state = (j, meal.counts, meal.spices_left, min(total, self.steps.top), stars)
+            if self.seen_cheaper(state, meal.use, meal.value, meal.spices):
                 return
-        self.grow(j, counts, spices_left, total, chosen, use, stars, value, spices, tight)
+        self.grow(j, meal, tight)
         if self.trading[j]:
-            tight = min(tight, self.left_loss(j, chosen, use))
-        self.visit(j + 1, counts, spices_left, total, chosen, use, stars, value, spices, tight)  # none of this piece
+            tight = min(tight, self.left_loss(j, meal.chosen, meal.use))
+        self.visit(j + 1, meal, tight)  # none of this piece
 
-    def own_part(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
+    def own_part(self, j: int, meal: Partial) -> None:
         """This card's own items, added to a meal whose other items are settled.
 
         What they can add depends on the counts of each type and token so far, the spices left,
@@ -500,25 +477,28 @@ class BandMeals:
         the pruning that made its list is then the pruning the meal would meet itself.
         """
         if self.own_ways is not None:
-            self.cheapest_own(counts, spices_left, total, chosen, use, stars, value, spices)
+            self.cheapest_own(meal)
             return
-        start = (counts, spices_left, min(total, self.steps.top), stars, use)
+        start = (meal.counts, meal.spices_left, min(meal.total, self.steps.top), meal.stars, meal.use)
         known = self.own_parts.get(start)
         if known is None:
-            self.collecting = (len(chosen), use, total, value, spices, {})
-            self.visit(j, counts, spices_left, total, chosen, use, stars, value, spices)
+            self.collecting = (len(meal.chosen), meal.use, meal.total, meal.value, meal.spices, {})
+            self.visit(j, meal)
             self.own_parts[start] = list(self.collecting[5].values())
             self.collecting = None
             return  # listed as they were found
         for (more_value, more_spices), added, more_use, more_total, earned, grown in known:
             self.record(
-                (*chosen, *added),
-                grown,
-                total + more_total,
-                use + more_use,
-                earned,
-                value + more_value,
-                spices + more_spices,
+                Partial(
+                    grown,
+                    0,  # not grown further
+                    meal.total + more_total,
+                    (*meal.chosen, *added),
+                    meal.use + more_use,
+                    earned,
+                    meal.value + more_value,
+                    meal.spices + more_spices,
+                )
             )
 
     def prepare_own_ways(self) -> None:
@@ -564,17 +544,7 @@ class BandMeals:
             self.own_example[index_of[w[6]]] = w[3]
         self.own_legal: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
 
-    def cheapest_own(
-        self,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
+    def cheapest_own(self, meal: Partial) -> None:
         """This card's own items added to a meal whose other items are settled, when they can be
         added in few ways (:attr:`own_ways`): for each number of stars above ``stars`` and each use
         of the items other cards may take (a shared spice on an own ingredient), only the cheapest
@@ -589,13 +559,14 @@ class BandMeals:
         once for each of those and the spices left (:meth:`own_groups`).
         """
         assert self.own_ways is not None
+        counts, total, stars = meal.counts, meal.total, meal.stars
         legal = self.own_legal.get(counts)
         if legal is None:
-            legal = self.own_legal[counts] = self.legal_own_counts(counts, chosen)
-        key = (legal[0], spices_left & self.own_spices)
+            legal = self.own_legal[counts] = self.legal_own_counts(counts, meal.chosen)
+        key = (legal[0], meal.spices_left & self.own_spices)
         groups = self.own_starts.get(key)
         if groups is None:
-            groups = self.own_starts[key] = self.own_groups(legal[0], spices_left)
+            groups = self.own_starts[key] = self.own_groups(legal[0], meal.spices_left)
         budget = self.meals.budget
         work = self.meals.work
         steps = self.steps
@@ -618,15 +589,17 @@ class BandMeals:
                 work.spend(MEAL_STEPS)
                 (more_value, more_spices), add, more_use, added, at = way
                 earned = steps.stars(total + add)
-                grown_chosen = (*chosen, *added)
                 self.record(
-                    grown_chosen,
-                    legal[1][at],
-                    total + add,
-                    use + more_use,
-                    earned,
-                    value + more_value,
-                    spices + more_spices,
+                    Partial(
+                        legal[1][at],
+                        0,  # not grown further
+                        total + add,
+                        (*meal.chosen, *added),
+                        meal.use + more_use,
+                        earned,
+                        meal.value + more_value,
+                        meal.spices + more_spices,
+                    )
                 )
 
     def legal_own_counts(
@@ -667,23 +640,13 @@ class BandMeals:
             groups.append(([w[0] for w in ways], best))
         return groups
 
-    def grow(
-        self,
-        j: int,
-        counts: tuple[int, ...],
-        spices_left: int,
-        total: int,
-        chosen: tuple[Ingredient, ...],
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-        tight: int,
-    ) -> None:
+    def grow(self, j: int, meal: Partial, tight: int) -> None:
         """Add some items of piece j (before trying none: small meals come early, should a limit stop the search)."""
         budget = self.meals.budget
         work = self.meals.work
         guard = self.spice_guard
+        counts, spices_left, total, chosen = meal.counts, meal.spices_left, meal.total, meal.chosen
+        use, stars, value, spices = meal.use, meal.stars, meal.value, meal.spices
         traded = self.trading[j]
         left = self.left_loss(j, chosen, use) if traded else LOOSE  # when some of piece j stay in the pantry
         have = self.order[j].count
@@ -699,35 +662,29 @@ class BandMeals:
                 return
             budget[0] -= 1
             work.spend(MEAL_STEPS)
-            grown = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
-            grown_total = total + add
-            grown_chosen = (*chosen, *added) if added else chosen
-            grown_use = use + more_use
-            grown_value, grown_spices = value + more_value, spices + more_spices
-            grown_stars = stars
+            grown = Partial(
+                counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :],
+                after ^ guard,
+                total + add,
+                (*chosen, *added) if added else chosen,
+                use + more_use,
+                stars,
+                value + more_value,
+                spices + more_spices,
+            )
             grown_tight = tight
             if traded:
                 grown_tight = min(grown_tight, self.taken_loss(j, added, use), left if count < have else LOOSE)
-            legal = verdicts.get(grown)
+            legal = verdicts.get(grown.counts)
             if legal is None:
-                legal = self.is_legal(grown, grown_chosen)
+                legal = self.is_legal(grown.counts, grown.chosen)
             if legal:
+                grown_total = grown.total
                 earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
                 if earned > stars:
-                    self.record(grown_chosen, grown, grown_total, grown_use, earned, grown_value, grown_spices)
-                    grown_stars = earned
-            self.visit(
-                j + 1,
-                grown,
-                after ^ guard,
-                grown_total,
-                grown_chosen,
-                grown_use,
-                grown_stars,
-                grown_value,
-                grown_spices,
-                grown_tight,
-            )
+                    grown.stars = earned  # the last legal meal on its way, from here on
+                    self.record(grown)
+            self.visit(j + 1, grown, grown_tight)
 
     def windowed(self, j: int, total: int, stars: int, tight: int) -> bool:
         """Whether a meal grown from this one by the pieces j.. could be listed though it keeps an
@@ -883,7 +840,7 @@ class BandMeals:
         """For each token of the pantry (its place in the items), the tokens of a lower quality, the
         highest first, each with the quality a meal loses by holding it instead (see :meth:`lowers`).
         Asked only when the rules count the pantry's tokens together (:attr:`counted`, from
-        :func:`~critter_kitchen.api.exchangeable_tokens`): a meal's verdict then reads only how
+        :func:`~critter_kitchen.plan.meal_facts.exchangeable_tokens`): a meal's verdict then reads only how
         many tokens it holds in all."""
         # only the tokens the pantry holds: one it holds none of is no lower token left in it
         group = sorted((p for p in pieces if p.index >= self.items.token_at and p.count), key=lambda p: p.most)
@@ -991,17 +948,11 @@ class BandMeals:
                 given[name] = n
         return given
 
-    def record(
-        self,
-        chosen: tuple[Ingredient, ...],
-        counts: tuple[int, ...],
-        total: int,
-        use: int,
-        stars: int,
-        value: int,
-        spices: int,
-    ) -> None:
-        """List this meal unless one earning as much with the same other items spends less of its own."""
+    def record(self, meal: Partial) -> None:
+        """List this meal (its ``stars``: what it earns) unless one earning as much with the same
+        other items spends less of its own."""
+        chosen, counts, total, use = meal.chosen, meal.counts, meal.total, meal.use
+        stars, value, spices = meal.stars, meal.value, meal.spices
         if self.collecting is not None:  # this card's own items added at one start (see own_part)
             at, start_use, start_total, start_value, start_spices, found = self.collecting
             more_use = use - start_use
@@ -1023,29 +974,6 @@ class BandMeals:
         return PlannedMeal(self.card, ingredients, self.tokens_of(counts), capped_quality(total))
 
 
-def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
-    """The best plan from each card's meals listed by steps (:class:`BandMeals`): its stars as the
-    proof adds them up, and its meals; None when the listing was cut short by the search's limit
-    (it builds large meals first) or check_meal disagrees with a planned meal (a fact failed)."""
-    search.by_steps = True
-    options = search.card_options()
-    if search.cut:
-        return None
-    combination = Combination(search, options)
-    try:
-        (stars, *_), chosen = combination.run()
-    except OverBudget:  # the plan's work ran out: the best combination found by then (not proved best)
-        (stars, *_), chosen = combination.best
-    for option in chosen:
-        meal = option.meal
-        held = meal.card is search.q.challenges[-1]
-        rules = search.scorer.rules
-        problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, rules, held=held)
-        if problems or quality != meal.quality:
-            return None
-    return stars, chosen
-
-
 class Combination:
     """The best choice of at most one meal per card, when a plan's stars are the sum of its meals'.
 
@@ -1059,9 +987,9 @@ class Combination:
     plan's stars, the least value the later cards spend for them bounds the value left too.
     """
 
-    def __init__(self, search: FastSearch, options: list[list[Option]]) -> None:
-        self.work = search.work
-        self.items = search.items
+    def __init__(self, work: Work, items: Items, options: list[list[Option]]) -> None:
+        self.work = work
+        self.items = items
         self.options = sorted(
             (sorted(meals, key=lambda o: (-o.stars, o.value, o.tokens, o.spices)) for meals in options),
             key=len,
@@ -1069,7 +997,7 @@ class Combination:
         )
         most = [max((o.stars for o in meals), default=0) for meals in self.options]
         self.still = [sum(most[i:]) for i in range(len(self.options) + 1)]
-        self.least_value = search.least_values(self.options)
+        self.least_value = least_values(self.options)
         items = self.items
         self.best: tuple[Key, tuple[Option, ...]] = ((0, items.value_held, 0, items.spices_held), ())
         # for each card, the fields of every item some meal of it uses: only they tell whether one fits

@@ -21,7 +21,8 @@ so a question gets the same meal on every run. The meal is never claimed best.
 
 from __future__ import annotations
 
-from .critic import CriticPlan, _CriticSearch, _tally
+from .critic_search import CriticSearch
+from .plans import CriticPlan, tally
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,10 +34,11 @@ if TYPE_CHECKING:
 
 NONE = -1
 PAIRED = 12  # one-course changes (those keeping the most quality) tried two at a time
+FAST_LIMIT = 60  # complete meals scored by the fast effort
 GREEDY_STEPS = 64  # changes the first meal may take (each adds quality, so it ends well before)
 
 
-class QuickCriticSearch(_CriticSearch):
+class QuickCriticSearch(CriticSearch):
     """A critic meal by greedy construction and one-course changes, at most ``limit`` meals scored."""
 
     def __init__(self, question: Question, limit: int, budget: int) -> None:
@@ -44,8 +46,8 @@ class QuickCriticSearch(_CriticSearch):
         self.scores: dict[State, tuple[int, int]] = {}
 
     def run(self) -> None:
-        ingredients = _tally(self.q.ingredients)
-        spices = _tally(self.q.spices)
+        ingredients = tally(self.q.ingredients)
+        spices = tally(self.q.spices)
         tokens = dict(self.q.tokens)
         self.spice_names = list(spices)
         self.token_names = list(tokens)

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
     from ..model.game import Ingredient
     from .critic import Keep
-    from .search import Plan, PlannedMeal
+    from .plans import Plan, PlannedMeal
 
 
 def _ingredient(ing: Ingredient) -> dict[str, Any]:

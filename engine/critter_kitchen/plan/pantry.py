@@ -7,7 +7,7 @@ checks and its problems carry the same record paths and places (``pantry.ingredi
 from __future__ import annotations
 
 from ..errors import InputError, shown
-from ..loading.records import CHALLENGES, RecordReader, _Where
+from ..loading.records import CHALLENGES, RecordReader, Where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,13 +55,13 @@ class PantryReader(RecordReader):
     """Reads a pantry with the record reader's checks, reporting every problem located."""
 
     def read_pantry(self, data: Any) -> Question:
-        top = self.mapping(data, _Where()) or {}
-        self.keys(top, TOP_KEYS, _Where())
+        top = self.mapping(data, Where()) or {}
+        self.keys(top, TOP_KEYS, Where())
         if "packs" in top:
             self.needed_packs(top["packs"])
         for key in ("for", "cards", "pantry"):
             if key not in top and top is data:
-                self.fail(_Where(), f"missing required key '{key}'")
+                self.fail(Where(), f"missing required key '{key}'")
         target = self.target(top.get("for"))
         challenges, table = self.table_cards(top.get("cards", {}), target)
         name, owned = self.player_entry(top.get("player", {}))
@@ -79,11 +79,11 @@ class PantryReader(RecordReader):
         allowed = (*rounds, CRITIC)
         if value in allowed:
             return str(value)
-        self.fail(_Where("for"), f"expected one of {', '.join(allowed)}, got {shown(value)}", shape=True)
+        self.fail(Where("for"), f"expected one of {', '.join(allowed)}, got {shown(value)}", shape=True)
         return None
 
     def table_cards(self, value: Any, target: str | None) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-        where = _Where("cards")
+        where = Where("cards")
         data = self.mapping(value, where) or {}
         self.keys(data, self.table_fields, where)
         challenges: tuple[Card, ...] = ()
@@ -105,11 +105,11 @@ class PantryReader(RecordReader):
                     table.append(card)
         return challenges, tuple(table)
 
-    def round_cards(self, value: Any, kind: str, target: str | None, where: _Where) -> tuple[Card, ...]:
+    def round_cards(self, value: Any, kind: str, target: str | None, where: Where) -> tuple[Card, ...]:
         """The planned round's challenge cards in reveal order (none is needed for the critic meal)."""
         if value is None:
             if target != CRITIC:
-                self.fail(_Where("cards"), f"missing required key '{CHALLENGES}'")
+                self.fail(Where("cards"), f"missing required key '{CHALLENGES}'")
             return ()
         data = self.mapping(value, where) or {}
         rounds = self.rs.parameters["challenge_rounds"].value
@@ -133,7 +133,7 @@ class PantryReader(RecordReader):
         return tuple(cards)
 
     def player_entry(self, value: Any) -> tuple[str, tuple[Card, ...]]:
-        where = _Where("player")
+        where = Where("player")
         data = self.mapping(value, where) or {}
         self.keys(data, ("name", *self.owned_fields), where)
         name = self.player_name(data["name"], where / "name") if "name" in data else DEFAULT_NAME
@@ -155,7 +155,7 @@ class PantryReader(RecordReader):
     def items(
         self, value: Any, params: dict[str, Any]
     ) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...], dict[str, int]]:
-        where = _Where("pantry")
+        where = Where("pantry")
         data = self.mapping(value, where) or {}
         token_names = tuple(params["token_values"])
         self.keys(data, ("ingredients", "spices", *token_names), where)

@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import itertools
 
-from ..api import capped_quality, check_meal, ingredient_quality, meal_types, token_quality
+from ..api import check_meal
 from ..model.game import Ingredient
-from .exact import CardMeals, FastSearch, _pareto
-from .search import PlannedMeal
-from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET
+from .exact import FastSearch, chosen_plan
+from .listing import CardMeals
+from .meal_facts import capped_quality, ingredient_quality, meal_types, token_quality
+from .pareto import pareto
+from .plans import PlannedMeal
+from .work import ITEM_STEPS, LEGAL_KEPT, MEAL_STEPS, PLAN_BUDGET, OverBudget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,8 +45,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
-    from .exact import Items, Key, Option
     from .pantry import Question
+    from .pareto import Items, Key, Option
+    from .plans import Plan
     from .work import Work
 
     Spiced = tuple[tuple[Ingredient, ...], int, int]  # ingredients (pantry order), spices used (packed), quality added
@@ -52,6 +56,7 @@ FIRST_SCORED = 6  # per card: meals scored alone through the stages to tell the 
 SCORED_PER_CARD = 12  # per card: meals scored alone in all, the steps and then the meals a plan would take
 PLANS_SCORED = 12  # combinations of the listed meals all scored together through the stages when no more
 BEST_SCORED = 6  # otherwise: the best plans by the stars hoped for, scored together
+FAST_MEALS_PER_CARD = 150  # meals checked per card by the fast effort
 
 
 class BoundedSearch(FastSearch):
@@ -148,7 +153,7 @@ class BoundedSearch(FastSearch):
         by_quality: dict[int, list[Option]] = {}
         for option in options:
             by_quality.setdefault(option.meal.quality, []).append(option)
-        return [o for quality in sorted(by_quality) for o in _pareto(by_quality[quality], self.items.guard)]
+        return [o for quality in sorted(by_quality) for o in pareto(by_quality[quality], self.items.guard)]
 
     def run_whole(self, options: list[list[Option]]) -> tuple[Key, tuple[Option, ...]]:
         """The exact search's enumeration of ``options``, every combination scored together."""
@@ -286,8 +291,8 @@ def _combinations_at_most(options: list[list[Option]], most: int) -> bool:
 
 
 class CountedMeals(CardMeals):
-    """The meals :class:`~.exact.CardMeals` lists, in its order and within its budget, judged by the
-    facts the engine states of its meal rules (:func:`critter_kitchen.api.ingredient_quality`)
+    """The meals :class:`~.listing.CardMeals` lists, in its order and within its budget, judged by the
+    facts the engine states of its meal rules (:func:`critter_kitchen.plan.meal_facts.ingredient_quality`)
     rather than by one check_meal each: whether a meal is legal is check_meal's verdict on the
     first meal of its counts of each type and token (remembered per table, as :mod:`.bands`
     does), and a legal meal's quality is the capped sum of what its items add. The ways to
@@ -314,7 +319,7 @@ class CountedMeals(CardMeals):
 
     def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
         items = self.items
-        allowed = meal_types(self.q.ruleset, card, self.params, held=held)
+        allowed = meal_types(card, self.params, held=held)
         at = [i for i, k in enumerate(items.kinds) if allowed is None or k[0] in allowed]
         givens = self.givens()
         every = len(givens)  # meals judged for each spicing of a choice of ingredients
@@ -362,7 +367,7 @@ class CountedMeals(CardMeals):
         if self.token_counts is None:
             items = self.items
             self.work.spend(ITEM_STEPS * len(self.counts_of_tokens()))
-            adds = [token_quality(self.q.ruleset, name, self.params) for name in items.token_names]
+            adds = [token_quality(name, self.params) for name in items.token_names]
             self.token_counts = [
                 (
                     dict(zip(items.token_names, given, strict=True)),
@@ -375,7 +380,7 @@ class CountedMeals(CardMeals):
         return self.token_counts
 
     def quality(self, total: int) -> int:
-        """A legal meal's quality from the sum of what its items add (:func:`~critter_kitchen.api.capped_quality`)."""
+        """A legal meal's quality from the sum of what its items add (:func:`~.meal_facts.capped_quality`)."""
         found = self.qualities.get(total)
         if found is None:
             found = self.qualities[total] = capped_quality(total)
@@ -401,7 +406,7 @@ class CountedMeals(CardMeals):
 
     def spiced_all(self, chosen: tuple[tuple[tuple[str, int], int], ...]) -> list[Spiced]:
         """Every way to spice the chosen ingredients (kind, copies), in the order of
-        :meth:`~.exact.CardMeals.spiced`: the ingredients in pantry order, the spices they use
+        :meth:`~.listing.CardMeals.spiced`: the ingredients in pantry order, the spices they use
         (packed) and the quality they add."""
         found = self.spicings_of.get(chosen)
         if found is None:
@@ -424,14 +429,14 @@ class CountedMeals(CardMeals):
 
     def spiced_copies(self, kind: tuple[str, int], copies: int) -> list[Spiced]:
         """The ways to spice ``copies`` ingredients of ``kind`` from the spices held, in the order
-        of :meth:`~.exact.CardMeals.spiced` (spicings with replacement, none using more than held)."""
+        of :meth:`~.listing.CardMeals.spiced` (spicings with replacement, none using more than held)."""
         key = (kind, copies)
         found = self.copies.get(key)
         if found is None:
             items = self.items
             spicings = self.legal_spicings(kind)
             one = [Ingredient(kind[0], kind[1], s) for s in spicings]
-            adds = [ingredient_quality(self.q.ruleset, i, self.params) for i in one]
+            adds = [ingredient_quality(i, self.params) for i in one]
             at = {s: (items.spice_at + j) * items.width for j, s in enumerate(items.spice_names)}
             held = dict(zip(items.spice_names, items.have[items.spice_at : items.token_at], strict=True))
             found = []
@@ -444,3 +449,23 @@ class CountedMeals(CardMeals):
                 found.append((tuple(one[j] for j in combo), use, sum(adds[j] for j in combo)))
             self.copies[key] = found
         return found
+
+
+def plan_round_quick(question: Question, *, budget: int = PLAN_BUDGET) -> Plan:
+    """A good plan quickly, for simulations: each card's first meals only (the smallest first),
+    combined as the exact search does (with the stars it proves, unchecked by a last scoring)
+    where stars add up, and at a bounded number of stage runs where they do not
+    (:mod:`.quick`). ``optimal`` only when no card had more meals than that and, where stars
+    do not add up, every combination of them was scored."""
+    search = BoundedSearch(question, FAST_MEALS_PER_CARD, budget)
+    try:
+        (stars, *_), chosen = search.run() if search.separable else search.run_bounded()
+    except OverBudget:
+        (stars, *_), chosen = search.best  # the best plan found by then, scored again below
+        search.work.finish()
+        if not search.confirmed(chosen):
+            chosen = ()  # its meals were not judged by check_meal yet (see .quick): serve nothing
+        stars = search.scorer.stars(tuple(o.meal for o in chosen), search.work)
+    plan = chosen_plan(search, chosen, stars)
+    plan.optimal = plan.optimal and not search.bounded
+    return plan

@@ -1,4 +1,5 @@
-"""What the scoring programs in play read of a challenge meal, proved from their syntax trees.
+"""What the scoring programs in play read of a challenge meal, proved from their syntax trees
+(what each tree tells is told once, by the compiler: ``dsl/facts.py``).
 
 The planner's fast search rests on two facts about the stages and card effects in play,
 both read here from the compiled effect language and never from a rule of the game:
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from ..dsl import nodes as n
 from ..dsl import types as t
+from ..dsl.facts import MEAL_SOURCES
 from ..dsl.registry import FUNCTIONS
 
 TYPE_CHECKING = False
@@ -24,53 +26,21 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-    from ..model.ruleset import Card, Ruleset
+    from ..model.ruleset import Ruleset
+    from .programs import Program
 
     Signature = tuple[Any, ...]
 
-MEAL_SOURCES = ("meals", "meals_for")  # the functions that give meals to a program
 STAR_READERS = ("stars", "stage_stars")  # a player's stars so far: they depend on every meal
 SAME_FOR_A_CARD = ("player_of", "meal_card", "meal_card_id")  # one player and one card per option
 
 
-def programs(ruleset: Ruleset, cards: Iterable[Card]) -> list[n.Program]:
-    """The syntax trees of the stages and of every effect of the rules cards and ``cards``."""
-    found: list[n.Program] = [s.ast for s in ruleset.stages if s.ast is not None]
-    for card in (*ruleset.rules_cards, *cards):
-        found.extend(effect.ast for effect in card.effects)
-    return found
-
-
-def called(trees: Iterable[object]) -> set[str]:
-    """The names of every function called in ``trees``."""
+def called(programs: Iterable[Program]) -> set[str]:
+    """The names of every function called in ``programs``."""
     found: set[str] = set()
-    for tree in trees:
-        found |= _facts(tree)[0]
+    for program in programs:
+        found |= program.calls
     return found
-
-
-# What a walk through one syntax tree finds (the functions it calls, the names it binds), by the
-# tree's id, the tree kept with it so that the id is not reused: the trees in play are those of
-# the packs loaded, few, and each table of a simulation asks again.
-_WALKED: dict[int, tuple[object, set[str], set[str]]] = {}
-
-
-def _facts(tree: object) -> tuple[set[str], set[str]]:
-    known = _WALKED.get(id(tree))
-    if known is None or known[0] is not tree:
-        calls: set[str] = set()
-        bound: set[str] = set()
-        for node in n.walk(tree):
-            if isinstance(node, n.Call | n.Comprehension):
-                calls.add(node.func)
-            if isinstance(node, n.Let):
-                bound.add(node.name)
-            elif isinstance(node, n.For | n.Comprehension):
-                bound.add(node.var)
-        if len(_WALKED) > 4096:
-            _WALKED.clear()
-        known = _WALKED[id(tree)] = (tree, calls, bound)
-    return known[1], known[2]
 
 
 def meal_functions() -> set[str]:
@@ -85,13 +55,13 @@ def _full(meal: Any) -> Signature:
     )
 
 
-def signature_of(trees: list[n.Program], ruleset: Ruleset) -> Callable[[Any], Signature]:
+def signature_of(programs: list[Program], ruleset: Ruleset) -> Callable[[Any], Signature]:
     """A function giving a meal's signature: what the programs in play can read of it.
 
     Each meal function called contributes its value; a meal function not known here (or
     ``ingredients``, which exposes each ingredient) makes the signature the whole meal.
     """
-    used = called(trees) & meal_functions()
+    used = called(programs) & meal_functions()
     types = ruleset.ingredient_types
     parts: list[Callable[[Any], Any]] = []
     for name in sorted(used - set(SAME_FOR_A_CARD)):
@@ -108,70 +78,17 @@ def signature_of(trees: list[n.Program], ruleset: Ruleset) -> Callable[[Any], Si
     return lambda m: tuple(part(m) for part in parts)
 
 
-def separable(trees: list[n.Program]) -> bool:
-    """Whether the stars of a set of meals are the sum of the stars of each meal alone (see the module)."""
-    if called(trees) & set(STAR_READERS):
+def separable(programs: list[Program]) -> bool:
+    """Whether the stars of a set of meals are the sum of the stars of each meal alone (see the module;
+    each program's meal loops are proved separable when it is compiled: ``dsl/facts.py``)."""
+    if called(programs) & set(STAR_READERS):
         return False
-    return all(_tree_separable(tree) for tree in trees)
+    return all(program.separable for program in programs)
 
 
-# Whether one program's meal loops are separable (see separable), by the tree's id, the tree kept
-# with it as in _WALKED: each table of a simulation asks again of the same few trees.
-_SEPARABLE: dict[int, tuple[n.Program, bool]] = {}
-
-
-def _tree_separable(tree: n.Program) -> bool:
-    known = _SEPARABLE.get(id(tree))
-    if known is None or known[0] is not tree:
-        if len(_SEPARABLE) > 4096:
-            _SEPARABLE.clear()
-        known = _SEPARABLE[id(tree)] = (tree, _top_ok(tree.body))
-    return known[1]
-
-
-def _reads_meals(node: object) -> bool:
-    return any(isinstance(x, n.Call | n.Comprehension) and x.func in MEAL_SOURCES for x in n.walk(node))
-
-
-def _top_ok(body: tuple[n.Stmt, ...]) -> bool:
-    """Statements outside any meal loop: each meal loop must be separable, everything else meal-free."""
-    for stmt in body:
-        if isinstance(stmt, n.For):
-            if isinstance(stmt.source, n.Call) and stmt.source.func in MEAL_SOURCES:
-                if _reads_meals(stmt.source.args) or not _per_meal_ok(stmt.body):
-                    return False
-            elif _reads_meals(stmt.source) or not _top_ok(stmt.body):
-                return False
-        elif isinstance(stmt, n.If):
-            if _reads_meals(stmt.condition) or not (_top_ok(stmt.then) and _top_ok(stmt.orelse)):
-                return False
-        elif isinstance(stmt, n.Let):
-            if _reads_meals(stmt.value):
-                return False
-        elif isinstance(stmt, n.Award):
-            if _reads_meals(stmt.amount) or _reads_meals(stmt.target):
-                return False
-        elif isinstance(stmt, n.Modify):
-            if _reads_meals(stmt.target) or _reads_meals(stmt.value):
-                return False
-        elif not isinstance(stmt, n.Pass):
-            return False  # a statement this proof does not know
-    return True
-
-
-def _per_meal_ok(body: tuple[n.Stmt, ...]) -> bool:
-    """A meal loop's body: it reads no other meal and changes nothing (its awards add up)."""
-    for node in n.walk(body):
-        if isinstance(node, n.Modify):
-            return False
-        if isinstance(node, n.Call | n.Comprehension) and node.func in MEAL_SOURCES:
-            return False
-    return True
-
-
-def quality_only(trees: list[n.Program]) -> bool:
+def quality_only(programs: list[Program]) -> bool:
     """Whether the programs in play read nothing of a meal but its quality (and its card and player)."""
-    return called(trees) & meal_functions() <= {"meal_quality", *SAME_FOR_A_CARD}
+    return called(programs) & meal_functions() <= {"meal_quality", *SAME_FOR_A_CARD}
 
 
 # What an expression inside a meal loop is, as the meal's quality rises (all else fixed):
@@ -181,7 +98,7 @@ RISING = "rising"  # a condition that, once true, stays true
 OTHER = "other"  # nothing proved
 
 
-def stars_rise_with_quality(trees: list[n.Program], tables: Iterable[Mapping[str, Any]]) -> bool:
+def stars_rise_with_quality(programs: list[Program], tables: Iterable[Mapping[str, Any]]) -> bool:
     """Whether the stars a meal earns alone never fall as its quality rises (every other part of
     the game fixed), for separable programs (:func:`separable`) that read a meal's quality only.
 
@@ -192,10 +109,10 @@ def stars_rise_with_quality(trees: list[n.Program], tables: Iterable[Mapping[str
     ``tables`` (the parameters in force) lists stars never below 0 and never falling.
     """
     bound: set[str] = set()
-    for tree in trees:
-        bound |= _facts(tree)[1]
+    for program in programs:
+        bound |= program.bound
     proof = _Rising([dict(t) for t in tables], bound)
-    return all(proof.top(tree.body) for tree in trees)
+    return all(proof.top(program.tree.body) for program in programs)
 
 
 class _Rising:

@@ -7,7 +7,8 @@ the only places the balance lab plans, so a planner mode is switched here, in on
 from __future__ import annotations
 
 from ..plan.critic import plan_critic
-from ..plan.search import Plan, plan_round
+from ..plan.plans import Plan
+from ..plan.search import plan_round
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,0 +1,78 @@
+"""The stars a player earns from a round's meals, as the ruleset's stages award them: every
+challenge-round search scores its plans here, by running the stages."""
+
+from __future__ import annotations
+
+from ..api import meal_rules, rule_parameters
+from ..model.game import Game, Meal, Player
+from ..stages.runner import run_stages
+from .work import PLANS_KEPT, Work
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .pantry import Question
+    from .plans import PlannedMeal
+
+
+class Scorer:
+    """The stars a player earns from a round's meals, as the ruleset's stages award them.
+
+    A game is built with this player alone, the cards in play, and the meals; its stages
+    run; the player's stars less those of the same game with no meals are the plan's.
+    """
+
+    def __init__(self, question: Question) -> None:
+        self.q = question
+        rs = question.ruleset
+        self.table_params = rule_parameters(rs, question.table)
+        self.params = rule_parameters(rs, question.table, question.owned)
+        self.rules = meal_rules(self.params)  # what check_meal reads of them, read once
+        self.rounds = tuple(rs.parameters["challenge_rounds"].value)
+        self.cache: dict[Any, tuple[int, int]] = {}  # plan -> (stars, effect steps), PLANS_KEPT at most
+        self.baseline = self.game_stars((), Work())
+
+    def game_stars(self, meals: tuple[PlannedMeal, ...], work: Work, key: Any = None) -> int:
+        """The player's stars in a game of these meals; the run is charged to ``work`` (once per
+        ``key`` when given: see :meth:`Work.run`)."""
+        stars, steps = self.run(meals)
+        work.run(("game", key) if key is not None else object(), steps)
+        return stars
+
+    def run(self, meals: tuple[PlannedMeal, ...]) -> tuple[int, int]:
+        """(the player's stars, the effect steps taken) of a game of these meals."""
+        q = self.q
+        player = Player(q.name, 0)
+        player.owned = q.owned
+        game = Game(q.ruleset, (player,), dict(self.table_params), {})
+        game.challenges = {r: (q.challenges if r == q.target else ()) for r in self.rounds}
+        game.table_cards = q.table
+        by_card = {m.card.id: m for m in meals}
+        served = tuple(
+            Meal(q.target, c, player, by_card[c.id].ingredients, dict(by_card[c.id].tokens), by_card[c.id].quality)
+            for c in q.challenges
+            if c.id in by_card
+        )
+        game.meals = {r: (served if r == q.target else ()) for r in self.rounds}
+        run_stages(game, "<plan>")
+        return player.stars, game.steps
+
+    def stars(self, meals: tuple[PlannedMeal, ...], work: Work) -> int:
+        """The stars the plan's meals earn (remembered per table; charged to ``work`` once per plan)."""
+        key = tuple(sorted((m.card.id, _meal_key(m)) for m in meals))
+        found = self.cache.get(key)
+        if found is None:
+            stars, steps = self.run(meals)
+            if len(self.cache) >= PLANS_KEPT:
+                self.cache.clear()
+            found = self.cache[key] = (stars - self.baseline, steps)
+        work.run(key, found[1])
+        return found[0]
+
+
+def _meal_key(meal: PlannedMeal) -> tuple[Any, ...]:
+    return (
+        tuple(sorted((i.type, i.value, i.spices) for i in meal.ingredients)),
+        tuple(sorted(meal.tokens.items())),
+    )
