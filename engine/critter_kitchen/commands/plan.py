@@ -58,7 +58,7 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     format_option(plan, tuple(FORMATS))
     plan.add_argument(
         "--effort",
-        choices=Choices("..plan.search", "EFFORTS"),
+        choices=Choices("..plan.efforts", "EFFORTS"),
         default="exact",
         help="exact: the best plan, proved (default); fast: a good plan quickly, not proved best",
     )
