@@ -12,6 +12,7 @@ from .critic_quick import FAST_LIMIT, QuickCriticSearch
 from .exact import plan_round_fast_exact
 from .plans import NODE_LIMIT, plan_order
 from .quick import plan_round_quick
+from .work import FAST_RESERVE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,8 +31,9 @@ EFFORTS = ("exact", "fast")
 def exact_round(question: Question, limit: int, budget: int) -> Plan:
     """The exact search's plan; cut short by its work (not by a meal limit asked for), the fast
     effort's plan from the work left when it is better (the exact search has then seen the
-    smallest meals only)."""
-    plan = plan_round_fast_exact(question, limit=limit, budget=budget)
+    smallest meals only). The exact search may spend all but ``1/FAST_RESERVE`` of the budget,
+    so that the fast effort always has work left to run on."""
+    plan = plan_round_fast_exact(question, limit=limit, budget=budget - budget // FAST_RESERVE)
     if not plan.optimal and plan.steps < budget and limit >= NODE_LIMIT:
         quick = plan_round_quick(question, budget=budget - plan.steps)
         quick.steps += plan.steps

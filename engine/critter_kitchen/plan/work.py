@@ -39,6 +39,7 @@ RUN_STEPS: Final = 300  # one stage run, besides its effects' steps: building th
 MEAL_STEPS: Final = 30  # one meal listed and judged (check_meal)
 ITEM_STEPS: Final = 3  # one spicing or token count tried, one partial plan visited
 LISTING_SHARE: Final = 2  # listing the meals stops past 1/LISTING_SHARE of the budget
+FAST_RESERVE: Final = 4  # an exact plan leaves 1/4 of its budget for the fast effort, should it run out
 
 # What the planner remembers (see the module and README "Limits and trust"); real plans stay far below each.
 TABLES_KEPT: Final = 256  # tables remembered per thread (see exact.context)
