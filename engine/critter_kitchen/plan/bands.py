@@ -315,7 +315,8 @@ class BandMeals:
         for j in range(len(self.order) - 1, -1, -1):
             self.adding[j] = added_sums([self.order[j]], self.adding[j + 1])
         spices_have = self.items.have[self.items.spice_at : self.items.token_at]
-        self.visit(0, Partial((0,) * len(self.slots), self.pack_spices(spices_have), 0, (), 0, 0, 0, 0))
+        if self.may_grow(0, 0, 0, 0):
+            self.visit(0, Partial((0,) * len(self.slots), self.pack_spices(spices_have), 0, (), 0, 0, 0, 0))
         return [(self.meal(o.chosen, o.counts, o.total), o.use) for o in self.kept()]
 
     def kept(self) -> list[Listed]:
@@ -443,13 +444,9 @@ class BandMeals:
         return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
     def visit(self, j: int, meal: Partial, tight: int = LOOSE) -> None:
-        """Add items of the pieces ``j..`` to the meal so far (``tight``: see :meth:`windowed`)."""
-        if j == len(self.order):
-            return
+        """Add items of the pieces ``j..`` to the meal so far (``tight``: see :meth:`windowed`), which
+        they may lift to its next step (asked of :meth:`may_grow` before the call)."""
         total, stars = meal.total, meal.stars
-        step = self.steps.above(stars)
-        if step is None or total + self.most_added[j][self.spices_held - meal.spices] < step:
-            return
         if tight < LOOSE and j < self.first_own and not self.windowed(j, total, stars, tight):
             return
         if j == self.first_own and self.collecting is None:
@@ -462,9 +459,20 @@ class BandMeals:
             if self.seen_cheaper(state, meal.use, meal.value, meal.spices):
                 return
         self.grow(j, meal, tight)
+        if not self.may_grow(j + 1, total, stars, meal.spices):
+            return
         if self.trading[j]:
             tight = min(tight, self.left_loss(j, meal.chosen, meal.use))
         self.visit(j + 1, meal, tight)  # none of this piece
+
+    def may_grow(self, j: int, total: int, stars: int, spices: int) -> bool:
+        """Whether items of the pieces ``j..`` could lift a meal of quality sum ``total`` that spends
+        ``spices`` spices to the next step above ``stars`` (see *Stopping* in the module): if not,
+        no meal grown from it is listed."""
+        if j == len(self.order):
+            return False
+        step = self.steps.above(stars)
+        return step is not None and total + self.most_added[j][self.spices_held - spices] >= step
 
     def own_part(self, j: int, meal: Partial) -> None:
         """This card's own items, added to a meal whose other items are settled.
@@ -489,16 +497,13 @@ class BandMeals:
             return  # listed as they were found
         for (more_value, more_spices), added, more_use, more_total, earned, grown in known:
             self.record(
-                Partial(
-                    grown,
-                    0,  # not grown further
-                    meal.total + more_total,
-                    (*meal.chosen, *added),
-                    meal.use + more_use,
-                    earned,
-                    meal.value + more_value,
-                    meal.spices + more_spices,
-                )
+                (*meal.chosen, *added),
+                grown,
+                meal.total + more_total,
+                meal.use + more_use,
+                earned,
+                meal.value + more_value,
+                meal.spices + more_spices,
             )
 
     def prepare_own_ways(self) -> None:
@@ -590,16 +595,13 @@ class BandMeals:
                 (more_value, more_spices), add, more_use, added, at = way
                 earned = steps.stars(total + add)
                 self.record(
-                    Partial(
-                        legal[1][at],
-                        0,  # not grown further
-                        total + add,
-                        (*meal.chosen, *added),
-                        meal.use + more_use,
-                        earned,
-                        meal.value + more_value,
-                        meal.spices + more_spices,
-                    )
+                    (*meal.chosen, *added),
+                    legal[1][at],
+                    total + add,
+                    meal.use + more_use,
+                    earned,
+                    meal.value + more_value,
+                    meal.spices + more_spices,
                 )
 
     def legal_own_counts(
@@ -653,6 +655,11 @@ class BandMeals:
         verdicts = self.verdicts
         steps = self.steps
         table, top = steps.table, steps.top
+        # may_grow(j + 1, ...) of each meal grown, its lookups made once: the next step above the stars
+        # on the way (while they stay those), and the most the pieces j + 1.. add by the spices left
+        most_added = self.most_added[j + 1] if j + 1 < len(self.order) else None
+        next_step = steps.above(stars)
+        held = self.spices_held
         for slot, count, add, need, more_use, added, more_value, more_spices in self.combos[j]:
             after = (spices_left | guard) - need
             if after & guard != guard:
@@ -662,28 +669,31 @@ class BandMeals:
                 return
             budget[0] -= 1
             work.spend(MEAL_STEPS)
+            grown_counts = counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :]
+            grown_total = total + add
+            grown_chosen = (*chosen, *added) if added else chosen
+            grown_value, grown_spices = value + more_value, spices + more_spices
+            grown_use = use + more_use
+            grown_stars = stars
+            grown_step = next_step
+            legal = verdicts.get(grown_counts)
+            if legal is None:
+                legal = self.is_legal(grown_counts, grown_chosen)
+            if legal:
+                earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
+                if earned > stars:
+                    self.record(grown_chosen, grown_counts, grown_total, grown_use, earned, grown_value, grown_spices)
+                    grown_stars = earned
+                    grown_step = steps.above(earned)
+            if most_added is None or grown_step is None or grown_total + most_added[held - grown_spices] < grown_step:
+                continue  # nothing grown from it is listed (see may_grow)
+            spices_after = after ^ guard
             grown = Partial(
-                counts[:slot] + (counts[slot] + count,) + counts[slot + 1 :],
-                after ^ guard,
-                total + add,
-                (*chosen, *added) if added else chosen,
-                use + more_use,
-                stars,
-                value + more_value,
-                spices + more_spices,
+                grown_counts, spices_after, grown_total, grown_chosen, grown_use, grown_stars, grown_value, grown_spices
             )
             grown_tight = tight
             if traded:
                 grown_tight = min(grown_tight, self.taken_loss(j, added, use), left if count < have else LOOSE)
-            legal = verdicts.get(grown.counts)
-            if legal is None:
-                legal = self.is_legal(grown.counts, grown.chosen)
-            if legal:
-                grown_total = grown.total
-                earned = table[grown_total] if grown_total <= top else steps.stars(grown_total)
-                if earned > stars:
-                    grown.stars = earned  # the last legal meal on its way, from here on
-                    self.record(grown)
             self.visit(j + 1, grown, grown_tight)
 
     def windowed(self, j: int, total: int, stars: int, tight: int) -> bool:
@@ -948,11 +958,17 @@ class BandMeals:
                 given[name] = n
         return given
 
-    def record(self, meal: Partial) -> None:
-        """List this meal (its ``stars``: what it earns) unless one earning as much with the same
-        other items spends less of its own."""
-        chosen, counts, total, use = meal.chosen, meal.counts, meal.total, meal.use
-        stars, value, spices = meal.stars, meal.value, meal.spices
+    def record(
+        self,
+        chosen: tuple[Ingredient, ...],
+        counts: tuple[int, ...],
+        total: int,
+        use: int,
+        stars: int,
+        value: int,
+        spices: int,
+    ) -> None:
+        """List this meal unless one earning as much with the same other items spends less of its own."""
         if self.collecting is not None:  # this card's own items added at one start (see own_part)
             at, start_use, start_total, start_value, start_spices, found = self.collecting
             more_use = use - start_use
