@@ -849,10 +849,6 @@ class _Seq(Node):
         return None
 
 
-def pass_node(build: Build) -> Node:
-    return _Pass()
-
-
 def seq_node(build: Build, steps: tuple[Op, ...]) -> Node:
     nodes = [build(s) for s in steps]
     if not nodes:
