@@ -160,10 +160,15 @@ def result_problems(out: str) -> list[str]:
         return [f"exit 0 without a JSON result: {e}: {out[:200]!r}"]
     found = []
     standings = result.get("standings", [])
-    if [s.get("rank") for s in standings] != list(range(1, len(standings) + 1)):
-        found.append("ranks are not 1..n")
+    winners = result.get("winners", [])
+    # ranks 1..n, but the players who share a win (the winners) all rank 1
+    expected_ranks = [1 if i < len(winners) else i + 1 for i in range(len(standings))]
+    if [s.get("rank") for s in standings] != expected_ranks:
+        found.append("ranks are not 1..n (the winners sharing 1)")
     if not standings or result.get("winner") != standings[0].get("name"):
         found.append("the winner is not ranked first")
+    if not winners or winners != [s.get("name") for s in standings[: len(winners)]]:
+        found.append("the winners are not the players ranked first")
     totals = {s["name"]: 0 for s in standings}
     for a in result.get("awards", []):
         if a["player"] not in totals:

@@ -95,7 +95,8 @@ def test_the_scoring_tables_are_the_rulesets_values(base: Ruleset, alc: Ruleset)
         assert rules.scoring() is made  # once per ruleset
         assert made.rules_in_play == [(c, None) for c in rules.rules_cards]
         assert made.base_params == rules.base_params()
-        assert made.labels == [tb.label for tb in rules.tiebreaks] + [rules.priority_label]
+        assert made.labels == [tb.label for tb in rules.tiebreaks] + [rules.tied_label]
+        assert made.shared == (rules.when_tied == "shared")
         assert sorted(made.places) == sorted(rules.cards)
         params = table_parameters(rules, [])
         params["wild_spice"] = "changed"  # a game's parameters are its own

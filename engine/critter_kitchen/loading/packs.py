@@ -17,7 +17,7 @@ from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import PRIORITY, TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -147,6 +147,7 @@ class _Loader:
         self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
         self.deal_places: dict[str, Any] = {}  # deal number -> key -> the rules file that set it
+        self.key_docs: dict[TieBreak, Document] = {}  # each ranking key -> the rules file that wrote it
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -284,14 +285,40 @@ class _Loader:
             else:
                 rs.stages = [s for s in rs.stages if s.name != name]
                 rs.removed_stages.add(name)
-        for i, spec in enumerate(data.get("tiebreaks", [])):
-            ast = self.parse_dsl(doc, ("tiebreaks", i, "by"), expr=True)
-            if ast is not None:
-                rs.tiebreaks.append(TieBreak(spec["label"], ast))
-        if "priority_label" in data:
-            rs.priority_label = data["priority_label"]
+        self.read_ranking(doc, data)
         if "deal" in data:
             merge_deal(rs, data["deal"], doc, self.deal_places)
+
+    def read_ranking(self, doc: Document, data: dict[str, Any]) -> None:
+        """The ranking of a rules card: ``ranking`` (its keys replace the keys loaded before,
+        its ``when_tied`` the ending), or the older form, whose ``tiebreaks`` are added after
+        the keys loaded before and whose ``priority_label`` is the priority ending's label."""
+        rs = self.ruleset
+        ranking = data.get("ranking")
+        if ranking is None:
+            for i, spec in enumerate(data.get("tiebreaks", [])):
+                self.ranking_key(doc, ("tiebreaks", i), spec["label"], rs.tiebreaks)
+            if "priority_label" in data:
+                rs.when_tied, rs.tied_label = PRIORITY, data["priority_label"]
+            return
+        for old in ("tiebreaks", "priority_label"):
+            if old in data:
+                message = f"'{old}' is the older form of 'ranking': a card writes its ranking in 'ranking' only"
+                self.at(doc, (old,), message, "CK101", at_key=True)
+        if "keys" in ranking:
+            keys: list[TieBreak] = []
+            for i, spec in enumerate(ranking["keys"]):
+                self.ranking_key(doc, ("ranking", "keys", i), spec["label"], keys)
+            rs.tiebreaks = keys
+        if "when_tied" in ranking:
+            rs.when_tied, rs.tied_label = ranking["when_tied"]["by"], ranking["when_tied"]["label"]
+
+    def ranking_key(self, doc: Document, path: tuple[str | int, ...], label: str, keys: list[TieBreak]) -> None:
+        ast = self.parse_dsl(doc, (*path, "by"), expr=True)
+        if ast is not None:
+            key = TieBreak(label, ast, card=doc.data["id"])
+            keys.append(key)
+            self.key_docs[key] = doc
 
     def check_engine_parameters(self, doc: Document) -> None:
         """Every parameter the engine reads must be declared, with its type, by the rules."""
@@ -566,10 +593,8 @@ class _Loader:
                 card = rs.cards[stage.card]
                 vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
                 stage.code = self.compiled(self.card_docs[card.id], compile_program(stage.ast, vocab))
-        base_doc = self.card_docs.get(self.base_rules_id())
         for tb in rs.tiebreaks:
-            if base_doc is not None:
-                tb.code = self.compiled(base_doc, compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT))
+            tb.code = self.compiled(self.key_docs[tb], compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT))
         stages = rs.stage_names()
         replacers: dict[str, list[Card]] = {}
         for card in rs.cards.values():

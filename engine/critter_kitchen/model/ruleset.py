@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     Compiled = Any  # dsl.program.Compiled
 
 TIMINGS = ("before", "replace", "after")
+# What happens to players tied on every ranking key (a rules card's ranking.when_tied.by):
+# the one ahead on the priority track ranks first, or the players tied for first share the win.
+PRIORITY = "priority"
+SHARED = "shared"
 SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
 
 
@@ -81,15 +85,18 @@ class Stage(_Syntax):
 
 
 class TieBreak(_Syntax):
-    __slots__ = ("label", "code")
+    """One ranking key: its label, and a number for each player (higher ranks first)."""
 
-    def __init__(self, label: str, ast: Program | bytes, code: Compiled | None = None) -> None:
+    __slots__ = ("label", "code", "card")
+
+    def __init__(self, label: str, ast: Program | bytes, code: Compiled | None = None, card: str = "") -> None:
         super().__init__(ast)
         self.label = label
         self.code = code
+        self.card = card  # the rules card that wrote it
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return TieBreak, (self.label, self._pickled_ast(), self.code)
+        return TieBreak, (self.label, self._pickled_ast(), self.code, self.card)
 
 
 class Card:
@@ -188,8 +195,9 @@ class Ruleset:
         self.counters: tuple[str, ...] = ()
         self.parameters: dict[str, Parameter] = {}
         self.stages: list[Stage] = []
-        self.tiebreaks: list[TieBreak] = []
-        self.priority_label = "priority order"
+        self.tiebreaks: list[TieBreak] = []  # the ranking's keys, in order
+        self.when_tied = PRIORITY  # what ends a tie on every key: PRIORITY or SHARED
+        self.tied_label = "priority order"  # shown as what decided the winner when that ending did
         self.rules_kind = rules_kind
         self.card_kinds: dict[str, str] = {}  # kind -> record slot, e.g. "cards.critic"
         self.single_kinds: set[str] = set()  # kinds of which a game holds one card at most
@@ -247,7 +255,8 @@ RULESET_FIELDS = (
     "parameters",
     "stages",
     "tiebreaks",
-    "priority_label",
+    "when_tied",
+    "tied_label",
     "rules_kind",
     "card_kinds",
     "single_kinds",
@@ -261,7 +270,7 @@ class Scoring:
     """What scoring a game reads of its (complete) ruleset, made once per ruleset rather than
     once per game (see :func:`scoring_of`): the rules cards, the base parameter values, the
     canonical place of each card among the effects of a hook point, the unverified values,
-    the ranking's labels."""
+    the ranking's labels and ending."""
 
     def __init__(
         self,
@@ -270,16 +279,18 @@ class Scoring:
         places: dict[str, tuple[int, Card, tuple[tuple[tuple[str, str], Compiled | None], ...]]],
         unverified: tuple[tuple[str, Any, str], ...],
         labels: list[str],
+        shared: bool,
     ) -> None:
         self.rules_in_play = rules_in_play  # what a game's cards in play begin with
         self.base_params = base_params  # copied by each game: cards change its copy
         self.places = places  # card id -> its place in the order, the card, its hook points and code
         self.unverified = unverified  # (name, value, note): a game whose parameter has this value says the note
-        self.labels = labels  # each tie-break's, then the priority order's
+        self.labels = labels  # each ranking key's, then the ending's (priority order, or a shared win)
+        self.shared = shared  # whether a tie on every key for first place is a shared win
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A ruleset pickles without its tables (see Ruleset.__reduce__); a table pickled on its own is its parts.
-        return Scoring, (self.rules_in_play, self.base_params, self.places, self.unverified, self.labels)
+        return Scoring, (self.rules_in_play, self.base_params, self.places, self.unverified, self.labels, self.shared)
 
 
 def scoring_of(rs: Ruleset) -> Scoring:
@@ -298,7 +309,8 @@ def scoring_of(rs: Ruleset) -> Scoring:
             for n, card in enumerate(ordered)
         },
         tuple((p.name, p.value, f"{p.name}: {p.unverified}") for p in rs.parameters.values() if p.unverified),
-        [tb.label for tb in rs.tiebreaks] + [rs.priority_label],
+        [tb.label for tb in rs.tiebreaks] + [rs.tied_label],
+        rs.when_tied == SHARED,
     )
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dsl.render import program_lines
+from ..dsl.render import expr, program_lines
 from ..errors import escaped
-from ..model.ruleset import Card, Ruleset
+from ..model.ruleset import PRIORITY, SHARED, Card, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -30,6 +30,13 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     stages = [s for s in ruleset.stages if s.card == card.id and s.ast is not None]
     if stages:
         out["stages"] = [{"id": s.name, "description": s.description, "english": program_lines(s.ast)} for s in stages]
+    if card.kind == ruleset.rules_kind:
+        keys = [tb for tb in ruleset.tiebreaks if tb.card == card.id]
+        if keys:
+            out["ranking_keys"] = [{"label": tb.label, "english": expr(tb.ast)} for tb in keys]
+        ending = _ending(card)
+        if ending is not None:
+            out["when_tied"] = {**ending, "english": _ENDINGS[ending["by"]]}
     return out
 
 
@@ -56,7 +63,48 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
         if stage.card == card.id and stage.ast is not None:
             lines += ["", f"Stage {stage.name}: {stage.description}"]
             lines += [f"    {line}" for line in program_lines(stage.ast)]
+    if card.kind == ruleset.rules_kind:
+        lines += ranking_lines(card, ruleset)
     return lines
+
+
+def ranking_lines(card: Card, ruleset: Ruleset) -> list[str]:
+    """What a rules card says of the ranking: its keys (those in play), and what ends a tie on every key."""
+    data = card.data
+    ranking = data.get("ranking") or {}
+    older = "ranking" not in data
+    said = "keys" in ranking or (older and "tiebreaks" in data)
+    keys = [tb for tb in ruleset.tiebreaks if tb.card == card.id]
+    lines: list[str] = []
+    if said:
+        head = "Ranking, after the keys already loaded" if older else "Ranking"
+        lines += ["", f"{head} (higher ranks first; the first key that differs decides):"]
+        lines += [f"    {tb.label}: {expr(tb.ast)}" for tb in keys]
+        if not keys:
+            lines.append(
+                "    (no keys in play: a later rules card replaces them)"
+                if data.get("tiebreaks") or ranking.get("keys")
+                else "    no keys: every player is tied"
+            )
+    ending = _ending(card)
+    if ending is not None:
+        lines += ["", f'Tied on every key: {_ENDINGS[ending["by"]]} (shown as "{ending["label"]}").']
+    return lines
+
+
+def _ending(card: Card) -> dict[str, str] | None:
+    """What the rules card says ends a tie on every key (``by`` and ``label``), in either form; None if nothing."""
+    data = card.data
+    if "ranking" in data:
+        ending: dict[str, str] | None = data["ranking"].get("when_tied")
+        return ending
+    return {"by": PRIORITY, "label": data["priority_label"]} if "priority_label" in data else None
+
+
+_ENDINGS = {
+    PRIORITY: "the player ahead on the priority track ranks first",
+    SHARED: "the players tied for first place share the win; the others are ranked after them",
+}
 
 
 def requirement_note(card: Card, ruleset: Ruleset) -> str:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 def result_json(result: Result) -> dict[str, Any]:
     return {
         "winner": result.winner.name,
+        "winners": [p.name for p in result.winners],
         "standings": [_standing(s) for s in result.standings],
         "awards": [a.to_json() for a in result.awards],
         "decided_by": result.decided_by,

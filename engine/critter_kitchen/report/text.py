@@ -66,20 +66,37 @@ def rjust(text: str, width: int) -> str:
 
 
 def _rival_line(result: Result) -> str:
-    """Against automated rivals: whether the best human player beat them."""
+    """Against automated rivals: whether the best human player beat them (or shares the win with them)."""
     best = next(s for s in result.standings if not s.player.automated)
     rivals = ", ".join(escaped(s.player.name) for s in result.standings if s.player.automated)
     if best.rank == 1:
+        sharing = [escaped(p.name) for p in result.winners if p.automated]
+        if sharing:
+            return f"{escaped(best.player.name)} shares the win with {names_and(sharing)}."
         return f"{escaped(best.player.name)} beats {rivals}."
     return f"{escaped(best.player.name)} does not beat {rivals}."
 
 
 def _winner_line(result: Result) -> str:
     first = result.standings[0]
-    line = f"{escaped(first.player.name)} with {first.stars} stars"
-    if len(result.standings) > 1 and result.standings[1].stars == first.stars:
-        line += f" (tied on stars with {escaped(result.standings[1].player.name)})"
+    winners = result.winners
+    if len(winners) > 1:
+        line = f"{names_and([escaped(p.name) for p in winners])} share the win with {star_count(first.stars)} each"
+    else:
+        line = f"{escaped(first.player.name)} with {star_count(first.stars)}"
+        if len(result.standings) > 1 and result.standings[1].stars == first.stars:
+            line += f" (tied on stars with {escaped(result.standings[1].player.name)})"
     return f"{line}; decided by: {escaped(result.decided_by)}"
+
+
+def names_and(names: list[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def star_count(n: int) -> str:
+    """``1 star``, ``0 stars``, ``2 stars``."""
+    return f"{n} star" if n == 1 else f"{n} stars"
 
 
 def explain_lines(awards: list[Award]) -> list[str]:

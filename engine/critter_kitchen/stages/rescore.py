@@ -357,6 +357,7 @@ class _Plan:
         self.qualities: dict[int, _Qualities] = {}
         self.awards: list[Award] = []
         self.order: list[int] | None = None  # the final order of the run with every card (player indexes)
+        self.ranks: list[int] = []  # and each one's rank
         self.decided = ""
         # a game no effect has run on holds its courses as read: they need no judging again, and
         # the run with every card is made on it, then it is put back as it was
@@ -404,6 +405,7 @@ class _Plan:
                 game.unsettled, game.changes = [], []
         self.awards = awards
         self.order = [s.player.index for s in standings]
+        self.ranks = [s.rank for s in standings]  # shared by the players who share a win
 
     def _shared_tables(self) -> None:
         """The hook tables' lists in stage order, each with the card ids in it when no held card
@@ -574,7 +576,8 @@ class _Plan:
         assert self.order is not None
         everyone = {p.index: p for p in (*fresh.players, *fresh.rivals)}
         order = [everyone[i] for i in self.order]
-        standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
+        ranks = self.ranks
+        standings = [Standing(ranks[i], p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
         return Result(fresh, standings, self.decided, notes_of(fresh))
 
 

@@ -47,7 +47,17 @@ class Result:
 
     @property
     def winner(self) -> Player:
+        """The first of :attr:`winners`."""
         return self.standings[0].player
+
+    @property
+    def winners(self) -> list[Player]:
+        """Every winner, in priority order: one, unless the ranking ends a tie on every key
+        with a shared win. The winners are the players ranked 1 (no one else shares a rank)."""
+        standings = self.standings
+        if len(standings) < 2 or standings[1].rank != 1:
+            return [standings[0].player]
+        return [s.player for s in standings if s.rank == 1]
 
     @property
     def awards(self) -> list[Award]:
@@ -232,7 +242,11 @@ def _index(p: Player) -> int:
 
 
 def rank(game: Game) -> tuple[list[Standing], str]:
-    """Order the players by the ruleset's tie-breaks, then priority; say what decided first place."""
+    """Order the players by the ruleset's ranking keys, then priority; say what decided first place.
+
+    When the ranking ends a tie on every key with a shared win, the players tied with the
+    first on every key share rank 1 (listed in priority order), the next is ranked after
+    all of them, and what decided is the ending's label."""
     rules_card = game.cards_in_play()[0][0]
     everyone = (*game.players, *game.rivals) if not game.rivals else sorted((*game.players, *game.rivals), key=_index)
     frames = []
@@ -248,7 +262,15 @@ def rank(game: Game) -> tuple[list[Standing], str]:
     standings = [Standing(i + 1, p, p.stars, p.critic_quality()) for i, p in enumerate(order)]
     if len(order) == 1:
         return standings, "the only player"
-    return standings, _decided_by(keys[order[0]], keys[order[1]], game.ruleset.scoring().labels)
+    scoring = game.ruleset.scoring()
+    first, second = keys[order[0]], keys[order[1]]
+    if scoring.shared and first[:-1] == second[:-1]:  # tied on every key but the priority order
+        for standing in standings[1:]:
+            if keys[standing.player][:-1] != first[:-1]:
+                break
+            standing.rank = 1
+        return standings, scoring.labels[-1]
+    return standings, _decided_by(first, second, scoring.labels)
 
 
 def _decided_by(first: tuple[Any, ...], second: tuple[Any, ...], labels: list[str]) -> str:
