@@ -62,6 +62,8 @@ def test_base_game_breaks_a_full_tie_on_the_priority_track(base):
 
 def test_two_players_share_the_win(shared):
     result = score_record(TWO_TIED, shared)
+    assert [p.name for p in result.winners] == ["Ben", "Ana"]  # the library's Result
+    assert result.winner.name == "Ben"
     j = result_json(result)
     assert j["winners"] == ["Ben", "Ana"]  # in priority order
     assert j["winner"] == "Ben"
@@ -257,10 +259,33 @@ def test_cards_says_the_ranking_in_english(shared):
         "    more stars: p's stars so far",
         "    farther along the critic score track: p's total critic quality",
         "",
-        'Tied on every key: the player ahead on the priority track ranks first (shown as "ahead on the priority track").',
+        "Tied on every key: the player ahead on the priority track ranks first "
+        '(shown as "ahead on the priority track").',
     ]
     assert card_json(house, shared)["when_tied"] == {
         "by": "shared",
         "label": "a shared win",
         "english": "the players tied for first place share the win; the others are ranked after them",
     }
+
+
+def test_the_score_pads_statistics_count_a_shared_win(shared):
+    pytest.importorskip("fastapi")
+    from critter_kitchen.web.stats import card_stats, player_stats
+    from critter_kitchen.web.store import StoredGame
+
+    # Game 1: Ben and Ana share the win (TWO_TIED under the house rule), Ana holds harbor-master.
+    # Game 2: the base game's result kept before 'winners' existed: only 'winner' (Ana).
+    record = {**TWO_TIED, "players": [{"name": "Ben"}, {"name": "Ana", "restaurateur": "harbor-master"}]}
+    first = result_json(score_record(record, shared))
+    assert first["winners"] == ["Ben", "Ana"]
+    older = {k: v for k, v in result_json(score_record(TWO_TIED, shared)).items() if k != "winners"}
+    older["winner"] = "Ana"
+    games = [StoredGame(1, record, first, "2026-01-01"), StoredGame(2, record, older, "2026-01-02")]
+    ana = player_stats("Ana", games)
+    # wins: both games; shared: the first; win rate: (1/2 + 1) / 2 = 0.75
+    assert (ana["wins"], ana["shared_wins"], ana["win_rate"]) == (2, 1, 0.75)
+    ben = player_stats("Ben", games)
+    assert (ben["wins"], ben["shared_wins"], ben["win_rate"]) == (1, 1, 0.25)  # (1/2 + 0) / 2
+    [held] = [c for c in card_stats(games) if c["id"] == "harbor-master"]
+    assert held["holder_win_rate"] == 0.75  # Ana held it in both: 1/2 and 1

@@ -247,6 +247,7 @@ def test_player_statistics(client: TestClient) -> None:
         "name": "Ana",
         "games": 3,
         "wins": 2,
+        "shared_wins": 0,
         "win_rate": 0.667,
         "stars_mean": 18.333,  # 18, 16, 21
         "stars_per_stage": {

@@ -52,14 +52,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_command(port: int, db: Path) -> list[str]:
+def server_command(port: int, db: Path, packs: tuple[str, ...] = ()) -> list[str]:
     """``critter-kitchen serve`` once it exists; until then uvicorn on the pages' stand-in app."""
     try:
         import critter_kitchen.web.server  # noqa: F401
     except ImportError:
         app = ["uvicorn", "--factory", "test_serve_pages:stub_app", "--log-level", "warning"]
         return [sys.executable, "-m", *app, "--host", "127.0.0.1", "--port", str(port)]
-    serve = ["critter_kitchen", "serve", "--db", str(db)]
+    serve = ["critter_kitchen", "serve", "--db", str(db), *(a for pack in packs for a in ("--pack", pack))]
     return [sys.executable, "-m", *serve, "--host", "127.0.0.1", "--port", str(port)]
 
 
@@ -76,11 +76,14 @@ def wait_until_up(url: str, process: subprocess.Popen) -> None:
 
 @pytest.fixture
 def server(tmp_path):
+    yield from running_server(tmp_path)
+
+
+def running_server(tmp_path: Path, packs: tuple[str, ...] = ()):
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
-    process = subprocess.Popen(
-        server_command(port, tmp_path / "games.sqlite3"), env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path
-    )
+    command = server_command(port, tmp_path / "games.sqlite3", packs)
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_until_up(url, process)
@@ -228,6 +231,7 @@ def shown_result(v: Visit) -> dict:
     page = v.page
     return {
         "winner": page.locator("h1").inner_text().removesuffix(" wins"),
+        "winners": page.locator("h1").inner_text(),
         "decided_by": page.locator("#decided").inner_text(),
         "ranking": page.locator("#ranking li").all_inner_texts(),
         "awards": page.locator("#awards li").count(),
@@ -241,12 +245,23 @@ def expected_page(result: dict, record: dict) -> dict:
     stars = {s["name"]: str(s["stars"]) for s in standings}
     return {
         "winner": result["winner"],
+        "winners": winners_line(result["winners"]),
         "decided_by": result["decided_by"],
-        "ranking": [f"{s['name']}: {s['stars']} stars, critic quality {s['critic_quality']}" for s in standings],
+        "ranking": [
+            f"{s['name']}: {s['stars']} star{'' if s['stars'] == 1 else 's'}, critic quality {s['critic_quality']}"
+            for s in standings
+        ],
         "awards": len(result["awards"]),
         "reasons": [a["reason"] for a in result["awards"]],
         "totals": [stars[p["name"]] for p in record["players"]],
     }
+
+
+def winners_line(winners: list[str]) -> str:
+    """What the result page heads itself with: "Ana wins", "Ana and Ben share the win"."""
+    if len(winners) == 1:
+        return f"{winners[0]} wins"
+    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
 
 
 # --- the tests ---------------------------------------------------------------------------
@@ -400,6 +415,52 @@ def test_a_kept_game_is_deleted_from_its_result_page_after_asking(visit):
     links = page.locator("#games .when").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert links == [f"/games/{games[1]}"]
     assert page.request.get(visit.url + f"api/games/{games[0]}").status == 404
+
+
+SHARED_WIN = ROOT / "tests" / "packs" / "shared-win"
+
+
+@pytest.fixture
+def shared_visit(browser, tmp_path):
+    """A phone on a score pad whose games are played under the shared-win house rule."""
+    for url in running_server(tmp_path, (str(SHARED_WIN),)):
+        v = Visit(browser, url, tmp_path)
+        yield v
+        v.close()
+
+
+def test_a_shared_win_is_said_in_the_preview_the_result_and_the_history(shared_visit, tmp_path):
+    v = shared_visit
+    record = yaml.safe_load((EXAMPLES / "two-players.yaml").read_text())
+    record["players"] = [{"name": "Ben"}, {"name": "Ana"}]
+    # Each serves a fish of 4 and nothing else: best fish tied, 1 star each; critic quality
+    # 4 each. Tied on stars and on the track: under the house rule, Ben and Ana share the win.
+    record["challenge_meals"] = {}
+    record["critic_meals"] = {"Ana": {"courses": {"fish": {"value": 4}}}, "Ben": {"courses": {"fish": {"value": 4}}}}
+    record["cards"].pop("rumors", None)
+    record["cards"].pop("critic", None)
+    type_game(v, record)
+    v.page.click("#steps [data-step=save]")
+    v.legal()
+    expect(v.page.locator("#preview .winner")).to_have_text("Ben and Ana share the win · a shared win")
+    v.page.click("#save")
+    v.page.wait_for_url("**/games/*")
+    v.shot("score-pad-shared-win")
+    assert v.page.locator("h1").inner_text() == "Ben and Ana share the win"
+    assert v.page.locator("#decided").inner_text() == "a shared win"
+    ranking = v.page.locator("#ranking li")
+    assert ranking.all_inner_texts() == ["Ben: 1 star, critic quality 4", "Ana: 1 star, critic quality 4"]
+    assert ranking.evaluate_all("els => els.map(e => e.value)") == [1, 1]  # both shown first
+    kept = v.page.request.get(v.url + "api/games").json()["games"][0]
+    assert (kept["winner"], kept["winners"]) == ("Ben", ["Ben", "Ana"])
+    v.page.goto(v.url)
+    assert v.page.locator("#games .winner").inner_text() == "Winners: Ben, Ana"
+    stats = v.page.request.get(v.url + "api/players/Ana").json()
+    assert (stats["games"], stats["wins"], stats["shared_wins"], stats["win_rate"]) == (1, 1, 1, 0.5)
+    v.page.goto(v.url + "players/Ana")
+    v.page.locator("#stats .headline").wait_for()
+    assert v.page.inner_text("#stats .headline") == "1 game · 1 win (1 shared) · win rate 50% · 1 star a game"
+    assert "Best game: game 1, 1 star, rank 1" in v.page.inner_text("#stats")
 
 
 def test_the_meal_entry_page_weighs_under_100_kb_and_asks_only_the_server(browser, server, tmp_path):

@@ -443,7 +443,7 @@ def test_histograms_fill_the_gaps_between_their_ends():
         }
     )
     assert 'data-bars="3"' in page and page.count('<rect class="bar"') == 3
-    assert "<title>1 stars: 0 player-games (0.0%)</title>" in page
+    assert "<title>1 star: 0 player-games (0.0%)</title>" in page  # one star, not "1 stars"
 
 
 def test_axes_hold_zero_and_every_value_between_round_ends():

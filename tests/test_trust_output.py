@@ -370,7 +370,7 @@ def test_a_card_name_with_escape_sequences_through_score_text(capsys):
     game = str(HOSTILE / "escape-game.yaml")
     status, out, _ = run(capsys, "score", game, "--pack", str(ESCAPE_PACK), "--explain")
     assert status == 0
-    assert "\nWinner: Ben with 1 stars; decided by: more stars\n" in out
+    assert "\nWinner: Ben with 1 star; decided by: more stars\n" in out
     assert "\n  critic.rumors [shady-rumor] Shady\\x1b]0;owned\\x07\\x1b[2J\\nWinner: Mallory: Ben 2: +1 star\n" in out
     assert out.count("Winner:") == 2 and out.count("\nWinner:") == 1
     assert is_clean(out)

@@ -5,6 +5,10 @@ What a user of the library needs: score a record (:func:`score_record`), or read
 (:func:`score_without`, :func:`score_without_meals`, :func:`removable_cards`); the packs a
 record needs (:func:`packs_for`); and the meal rules in force for a player
 (:func:`rule_parameters`, :func:`meal_rules`, :func:`check_meal`, :func:`check_course`).
+A :class:`~critter_kitchen.stages.runner.Result` gives the standings, the awards, what
+decided the winner (``decided_by``) and the winners: ``winners`` lists every winner in
+priority order (one, unless the rules in play end a tie on every ranking key with a
+shared win) and ``winner`` is the first of them.
 The facts of the meal rules the planner's searches rely on are the planner's
 (``critter_kitchen.plan.meal_facts``).
 """

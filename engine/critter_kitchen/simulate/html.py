@@ -31,6 +31,8 @@ from jinja2.ext import Extension
 from markupsafe import Markup
 
 from ..errors import escaped
+from ..report.text import star_count
+from .report import SHARED_NOTE
 
 __all__ = ["render_html"]
 
@@ -147,6 +149,13 @@ def _rate(value: float | None) -> str:
 def _games(value: object) -> str:
     count = _count(value)
     return f"{count:,}" if count is not None else str(value) if value is not None else "—"
+
+
+def _wins(value: object) -> str:
+    """A count of wins: whole, or with the fractions of shared wins (two decimals)."""
+    if isinstance(value, float) and math.isfinite(value):
+        return f"{value:,.2f}"
+    return _games(value)
 
 
 def _with_ci(value: float | None, ci: Interval | None, shown: Any) -> str:
@@ -581,6 +590,7 @@ class SeatRow:
 class Seats:
     panels: list[Forest]
     rows: list[SeatRow]
+    shared: bool = False  # the rules end a tie on every key with a shared win: wins count in fractions
 
 
 def _seats_view(report: Mapping[str, Any], ids: _Ids) -> Seats | None:
@@ -603,12 +613,13 @@ def _seats_view(report: Mapping[str, Any], ids: _Ids) -> Seats | None:
         SeatRow(
             str(seat.get("priority", "?")),
             _games(seat.get("games")),
-            _games(seat.get("wins")),
+            _wins(seat.get("wins")),
             _with_ci(_number(seat.get("win_rate")), _interval(seat.get("win_ci")), _rate),
         )
         for seat in seats
     ]
-    return Seats(chart, rows)
+    notes = report.get("notes")
+    return Seats(chart, rows, isinstance(notes, list | tuple) and SHARED_NOTE in notes)
 
 
 def _seat_mark(seat: Mapping[str, Any]) -> Mark:
@@ -741,7 +752,7 @@ def _histogram(ids: _Ids, stage: Mapping[str, Any]) -> Histogram:
     total = sum(count for _, count in bars)
     mean, ci = _number(stage.get("stars_mean")), _interval(stage.get("stars_ci"))
     summary = f"mean {_with_ci(mean, ci, _stars)} stars per player per game"
-    counts = ", ".join(f"{s} stars: {c:,}" for s, c in bars)
+    counts = ", ".join(f"{star_count(s)}: {c:,}" for s, c in bars)
     if not bars or total == 0:
         return Histogram(chart, name, _cut(name, 30), summary, counts, len(bars), False, [], [], None)
     tallest = max(count for _, count in bars) / total
@@ -762,7 +773,7 @@ def _histogram(ids: _Ids, stage: Mapping[str, Any]) -> Histogram:
                 _f(top),
                 _f(slot * 0.8),
                 _f(H_BOTTOM - top),
-                f"{stars} stars: {count:,} player-games ({_rate(count / total)})",
+                f"{star_count(stars)}: {count:,} player-games ({_rate(count / total)})",
                 stars,
                 _f(x + slot / 2) if labelled else None,
             )

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from ..errors import escaped
-from .stats import mean_interval, rate, rounded, wilson
+from ..model.ruleset import SHARED
+from .stats import count, mean_interval, rate, rounded, wilson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Ruleset
-    from .stats import Summary
+    from .stats import Share, Summary
 
 FLAG_GAMES = 30  # fewer games than this in play: no flag, the normal interval is not to be trusted
 NOTES = (
@@ -27,6 +28,13 @@ NOTES = (
     f"above ('strong') or below ('weak') those of every other card of its kind (cards in {FLAG_GAMES} games or more)",
 )
 
+# Said when the rules in play end a tie on every ranking key with a shared win.
+SHARED_NOTE = (
+    "shared wins: a win shared by k players counts 1/k of a win to each of them in the seats' wins and "
+    "win rates and in owner_win_rate; winner_flip_rate counts the part of the win that goes to other "
+    "players without the card (a lone winner who would share the win with one other: 1/2)"
+)
+
 
 def build(
     summary: Summary, ruleset: Ruleset, *, players: int, seed: int, effort: str, studies: tuple[str, ...]
@@ -41,6 +49,8 @@ def build(
     for p in ruleset.parameters.values():
         if p.unverified:
             notes.append(f"rule parameter '{p.name}' is unverified: {p.unverified}")
+    if ruleset.when_tied == SHARED:
+        notes.append(SHARED_NOTE)
     return {
         "games": summary.games,
         "players": players,
@@ -60,7 +70,7 @@ def build(
     }
 
 
-def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int, int]]) -> list[dict[str, Any]]:
+def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[Share, int]]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     kinds = list(ruleset.card_kinds)
     for card_id, tally in summary.cards.items():
@@ -72,7 +82,7 @@ def card_rows(summary: Summary, ruleset: Ruleset, seat_rate: dict[int, tuple[int
         baseline = None
         if held:
             expected = sum(seats * seat_rate[s][0] / seat_rate[s][1] for s, seats in tally.owner_seats.items())
-            baseline = rounded(expected / tally.owner_games)
+            baseline = rounded(float(expected / tally.owner_games))
         rows.append(
             {
                 "id": card_id,
@@ -114,7 +124,7 @@ def seat_rows(summary: Summary) -> list[dict[str, Any]]:
         {
             "priority": seat + 1,
             "games": games,
-            "wins": summary.seat_wins.get(seat, 0),
+            "wins": count(summary.seat_wins.get(seat, 0)),
             "win_rate": rate(summary.seat_wins.get(seat, 0), games),
             "win_ci": wilson(summary.seat_wins.get(seat, 0), games),
         }
@@ -197,6 +207,10 @@ def text(report: dict[str, Any]) -> str:
     for s in report["seats"]:
         lines.append(
             f"  {s['priority']:>11}  {s['games']:>5}  {s['wins']:>4}  {_num(s['win_rate'])} {_ci(s['win_ci'])}"
+        )
+    if SHARED_NOTE in report["notes"]:
+        lines.append(
+            "  (a win shared by k players counts 1/k to each; winner flips count the part of the win that moves)"
         )
     lines += ["", "stars per player per game, by stage"]
     for st in report["stages"]:

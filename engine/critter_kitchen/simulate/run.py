@@ -12,7 +12,7 @@ import os
 import time
 
 from ..errors import CritterError, shown
-from .stats import Summary
+from .stats import Summary, win_moved, win_shares
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
     result = score_game(read_record(rs, record, "<simulated>"))
     summary.add_game(result, [s.name for s in rs.stages])
     game = result.game
-    winner = result.winner.name
+    shares = win_shares(result)
     total = sum(p.stars for p in game.players)
     seen: set[str] = set()
     for card, _ in game.cards_in_play():
@@ -168,8 +168,8 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
             stars = change  # what its meals earned
         else:
             stars = sum(a.stars for a in result.awards if a.card == card.id)
-        owners = [(p.index, p.name == winner) for p in game.players if card in p.owned]
-        summary.add_card(card.id, stars, change, again.winner.name != winner, owners)
+        owners = [(p.index, shares.get(p.index, 0)) for p in game.players if card in p.owned]
+        summary.add_card(card.id, stars, change, win_moved(shares, win_shares(again)), owners)
 
 
 def run(

@@ -3,11 +3,16 @@
 A summary holds integer counts and sums only (sums of squares too), so merging chunks in
 any order gives the same numbers and the report the same bytes; memory does not grow with
 the number of games. Floats appear only in :func:`report`, rounded to ``DIGITS``.
+
+Wins are counted in shares: a win shared by k players (a ranking that ends a tie on every
+key with a shared win) counts 1/k to each of them, as an exact fraction, so the counts
+still merge exactly; with one winner a game, every count stays a whole number.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,6 +45,31 @@ class Moments:
         self.squares += other.squares
 
 
+Share = int | Fraction  # a count of wins: whole, or with the fractions of shared wins
+
+
+def win_shares(result: Result) -> dict[int, Share]:
+    """Player index -> the share of the game's win: 1 for a lone winner, 1/k to each of k
+    winners who share it; the others hold none."""
+    winners = result.winners
+    if len(winners) == 1:
+        return {winners[0].index: 1}
+    share = Fraction(1, len(winners))
+    return {p.index: share for p in winners}
+
+
+def win_moved(before: dict[int, Share], after: dict[int, Share]) -> Share:
+    """How much of the win goes to other players from ``before`` to ``after``: 1 when another
+    player wins alone, 0 when the same players win; between, the part of the win that moves
+    (a lone winner who shares the win with one other player: 1/2)."""
+    moved: Share = 0
+    for index, share in before.items():
+        kept = after.get(index, 0)
+        if share > kept:
+            moved += share - kept
+    return moved
+
+
 class CardTally:
     """One card's games, own-award stars, winner flips, and its owners' wins by seat."""
 
@@ -48,9 +78,9 @@ class CardTally:
     def __init__(self) -> None:
         self.stars = Moments()
         self.change = Moments()  # all players' stars with the card less those without it, same meals
-        self.flips = 0
+        self.flips: Share = 0  # the part of the win the card's removal moves, summed over its games
         self.owner_games = 0
-        self.owner_wins = 0
+        self.owner_wins: Share = 0
         self.owner_seats: dict[int, int] = {}  # seat -> games its owner sat there
 
     def merge(self, other: CardTally) -> None:
@@ -77,7 +107,7 @@ class Summary:
 
     def __init__(self) -> None:
         self.games = 0
-        self.seat_wins: dict[int, int] = {}
+        self.seat_wins: dict[int, Share] = {}
         self.seat_games: dict[int, int] = {}
         self.stage_stars: dict[str, Moments] = {}
         self.stage_histogram: dict[str, dict[int, int]] = {}
@@ -87,17 +117,19 @@ class Summary:
 
     def add_game(self, result: Result, stage_names: list[str]) -> None:
         self.games += 1
-        winner = result.winner.index
         for player in result.game.players:
             _bump(self.seat_games, player.index)
             for stage in stage_names:
                 got = player.stage_stars.get(stage, 0)
                 self.stage_stars.setdefault(stage, Moments()).add(got)
                 _bump(self.stage_histogram.setdefault(stage, {}), got)
-        _bump(self.seat_wins, winner)
+        for seat, share in win_shares(result).items():
+            self.seat_wins[seat] = self.seat_wins.get(seat, 0) + share
         _bump(self.tiebreaks, result.decided_by)
 
-    def add_card(self, card: str, stars: int, change: int, flipped: bool, owners: list[tuple[int, bool]]) -> None:
+    def add_card(self, card: str, stars: int, change: int, flipped: Share, owners: list[tuple[int, Share]]) -> None:
+        """One game of ``card``: its stars, the change it made, the part of the win its removal
+        moves (see :func:`win_moved`), and each owner's seat with the share of the win it got."""
         tally = self.cards.setdefault(card, CardTally())
         tally.stars.add(stars)
         tally.change.add(change)
@@ -115,9 +147,10 @@ class Summary:
 
     def merge(self, other: Summary) -> None:
         self.games += other.games
-        for mine, theirs in ((self.seat_wins, other.seat_wins), (self.seat_games, other.seat_games)):
-            for k, n in theirs.items():
-                _bump(mine, k, n)
+        for k, n in other.seat_games.items():
+            _bump(self.seat_games, k, n)
+        for k, won in other.seat_wins.items():
+            self.seat_wins[k] = self.seat_wins.get(k, 0) + won
         for label, n in other.tiebreaks.items():
             _bump(self.tiebreaks, label, n)
         for stage, m in other.stage_stars.items():
@@ -143,11 +176,12 @@ def rounded(x: float) -> float:
     return round(x, DIGITS) + 0.0  # + 0.0: never "-0.0"
 
 
-def wilson(successes: int, n: int) -> list[float] | None:
-    """The Wilson score 95% interval of a rate, or None without observations."""
+def wilson(successes: Share, n: int) -> list[float] | None:
+    """The Wilson score 95% interval of a rate, or None without observations (successes that
+    count shared wins as fractions are taken as they are)."""
     if n == 0:
         return None
-    p = successes / n
+    p = _ratio(successes, n)
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
@@ -166,5 +200,17 @@ def mean_interval(m: Moments) -> tuple[float | None, list[float] | None]:
     return rounded(mean), [rounded(mean - half), rounded(mean + half)]
 
 
-def rate(successes: int, n: int) -> float | None:
-    return rounded(successes / n) if n else None
+def rate(successes: Share, n: int) -> float | None:
+    return rounded(_ratio(successes, n)) if n else None
+
+
+def _ratio(successes: Share, n: int) -> float:
+    """``successes / n`` as a float, correctly rounded whether the count is whole or a fraction."""
+    return successes / n if type(successes) is int else float(successes / n)
+
+
+def count(successes: Share) -> int | float:
+    """A count of wins as the report shows it: whole, or rounded when shared wins make it a fraction."""
+    if type(successes) is int or successes.denominator == 1:
+        return int(successes)
+    return rounded(float(successes))

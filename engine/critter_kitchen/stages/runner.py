@@ -37,7 +37,12 @@ class Standing(Value):
 
 
 class Result:
-    """The outcome of one game: standings, every award, and how the winner was decided."""
+    """The outcome of one game: standings, every award, the winners and how the win was decided.
+
+    ``winners``: every winner, in priority order; one, unless the ranking ends a tie on
+    every key with a shared win. ``winner``: the first of them. ``decided_by``: the label
+    of the ranking key that decided first place, or of the ending (the priority track, or
+    a shared win)."""
 
     def __init__(self, game: Game, standings: list[Standing], decided_by: str, notes: list[str]) -> None:
         self.game = game

@@ -24,7 +24,7 @@ from . import openapi
 from .access import Guard, error_body
 from .limits import ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
 from .scoring import Rulesets, Scored, messages, score_body
-from .stats import card_stats, player_stats
+from .stats import card_stats, player_stats, winners_of
 from .store import MAX_ID, Store
 from .work import Busy, EnginePool, engine
 
@@ -219,5 +219,6 @@ def summary(game_id: int, created: str, result: Any) -> dict[str, Any]:
         "id": game_id,
         "created": created,
         "winner": result["winner"],
+        "winners": winners_of(result),
         "players": [{"name": s["name"], "rank": s["rank"], "stars": s["stars"]} for s in result["standings"]],
     }

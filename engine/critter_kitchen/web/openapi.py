@@ -98,6 +98,12 @@ _AWARD = {
     "required": ["player", "stage", "stars", "card", "reason"],
     "properties": {"player": _STRING, "stage": _STRING, "stars": _INT, "card": _STRING, "reason": _STRING},
 }
+_WINNERS = {
+    "type": "array",
+    "items": _STRING,
+    "description": "the winners in priority order: one, unless the rules end a tie on every ranking key with a "
+    "shared win",
+}
 _RIVAL = {
     "type": ["object", "null"],
     "required": ["name", "games"],
@@ -113,7 +119,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["winner", "standings", "awards"],
         "properties": {
-            "winner": _STRING,
+            "winner": {**_STRING, "description": "the first of the winners"},
+            "winners": _WINNERS,
             "standings": {"type": "array", "items": _STANDING},
             "awards": {"type": "array", "items": _AWARD},
             "decided_by": _STRING,
@@ -140,6 +147,7 @@ SCHEMAS: dict[str, Any] = {
                         "id": _INT,
                         "created": _STRING,
                         "winner": _STRING,
+                        "winners": _WINNERS,
                         "players": {
                             "type": "array",
                             "items": {
@@ -158,8 +166,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "name": _STRING,
             "games": _INT,
-            "wins": _INT,
-            "win_rate": _NUMBER,
+            "wins": {**_INT, "description": "the games they won, alone or sharing the win"},
+            "shared_wins": {**_INT, "description": "of those, the wins they shared"},
+            "win_rate": {**_NUMBER, "description": "wins per game, a win shared by k players counting 1/k"},
             "stars_mean": _NUMBER,
             "stars_per_stage": {"type": "object", "additionalProperties": _NUMBER},
             "best_game": {

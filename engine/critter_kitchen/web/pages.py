@@ -351,12 +351,15 @@ def record_text(record: Any, fmt: str) -> tuple[str, str]:
 
 
 def game_row(game: Any) -> dict[str, Any]:
-    """One line of the history: when, who (in ranking order), the winner and the stars."""
+    """One line of the history: when, who (in ranking order), the winners and the stars."""
+    from .stats import winners_of
+
     standings = game.result.get("standings", [])
     return {
         "id": game.id,
         "created": game.created,
         "winner": game.result.get("winner", ""),
+        "winners": winners_of(game.result),
         "standings": [(s["name"], s["stars"]) for s in standings],
     }
 

@@ -8,6 +8,7 @@ and the JSON API both show these, so they cannot disagree.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from fractions import Fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,10 +29,15 @@ def player_stats(name: str, games: Iterable[StoredGame]) -> dict[str, Any] | Non
     in alphabetical order.
     """
     played = [(g, s) for g in games if (s := _standing(g.result, name)) is not None]
+    # wins: the games they won, alone or sharing the win; win_rate counts a win shared by k
+    # players as 1/k of a win, as the balance lab does
     if not played:
         return None
     count = len(played)
-    wins = sum(1 for g, _ in played if g.result.get("winner") == name)
+    won = [winners_of(g.result) for g, _ in played]
+    wins = sum(1 for names in won if name in names)
+    shared_wins = sum(1 for names in won if name in names and len(names) > 1)
+    share = sum(Fraction(1, len(names)) for names in won if name in names)
     stage_stars: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     ahead: Counter[str] = Counter()
@@ -48,13 +54,23 @@ def player_stats(name: str, games: Iterable[StoredGame]) -> dict[str, Any] | Non
         "name": name,
         "games": count,
         "wins": wins,
-        "win_rate": round(wins / count, DIGITS),
+        "shared_wins": shared_wins,
+        "win_rate": round(float(share / count), DIGITS),
         "stars_mean": round(sum(s["stars"] for _, s in played) / count, DIGITS),
         "stars_per_stage": {stage: round(stars / count, DIGITS) for stage, stars in sorted(stage_stars.items())},
         "best_game": {"id": best_game.id, "stars": best["stars"], "rank": best["rank"], "created": best_game.created},
         "frequent_rival": _rival(shared, shared, "games"),
         "toughest_rival": _rival(ahead, shared, "ahead"),
     }
+
+
+def winners_of(result: Any) -> list[str]:
+    """The winners of a kept result: its ``winners``, or (a result kept before there were
+    shared wins) its ``winner`` alone."""
+    winners = result.get("winners")
+    if isinstance(winners, list) and winners:
+        return [str(w) for w in winners]
+    return [str(result.get("winner", ""))]
 
 
 def _standing(result: Any, name: str) -> dict[str, Any] | None:
@@ -84,7 +100,7 @@ def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
     awards: Counter[str] = Counter()
     stars: Counter[str] = Counter()
     held: Counter[str] = Counter()
-    holder_won: Counter[str] = Counter()
+    holder_won: dict[str, Fraction] = {}  # a win shared by k players counts 1/k
     for game in games:
         named = set(cards_named(game.record))
         for award in game.result.get("awards", []):
@@ -92,10 +108,12 @@ def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
             stars[award["card"]] += award["stars"]
             named.add(award["card"])
         in_play.update(named)
-        winner = game.result.get("winner")
+        winners = winners_of(game.result)
         for player, card in held_cards(game.record):
             held[card] += 1
-            holder_won[card] += player == winner
+            holder_won[card] = holder_won.get(card, Fraction(0)) + (
+                Fraction(1, len(winners)) if player in winners else 0
+            )
     return [
         {
             "id": card,
@@ -103,7 +121,7 @@ def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
             "awards": awards[card],
             "stars": stars[card],
             "stars_per_game": round(stars[card] / n, DIGITS),
-            "holder_win_rate": round(holder_won[card] / held[card], DIGITS) if held[card] else None,
+            "holder_win_rate": round(float(holder_won[card] / held[card]), DIGITS) if held[card] else None,
         }
         for card, n in sorted(in_play.items())
     ]

@@ -213,7 +213,16 @@
 
   function summary(result) {
     if (!result) return "";
-    return "Legal · " + result.standings.map((s) => s.name + " " + s.stars + "★").join(" · ") + " · winner " + result.winner;
+    const winners = result.winners || [result.winner];
+    return "Legal · " + result.standings.map((s) => s.name + " " + s.stars + "★").join(" · ") +
+      (winners.length > 1 ? " · shared win " + winners.join(", ") : " · winner " + result.winner);
+  }
+
+  // "Ana wins", "Ana and Ben share the win", "Ana, Ben and Cy share the win"
+  function winnersLine(result) {
+    const winners = result.winners || [result.winner];
+    if (winners.length === 1) return winners[0] + " wins";
+    return winners.slice(0, -1).join(", ") + " and " + winners[winners.length - 1] + " share the win";
   }
 
   function status(text, kind) {
@@ -458,7 +467,7 @@
         return;
       }
       fill(p, target, answer.data);
-      pantry.note = "Planned: " + answer.data.stars + " stars" + (answer.data.optimal ? "" : " (search cut short, maybe not the best)");
+      pantry.note = "Planned: " + answer.data.stars + (answer.data.stars === 1 ? " star" : " stars") + (answer.data.optimal ? "" : " (search cut short, maybe not the best)");
       renderMeals();
       changed();
     };
@@ -517,7 +526,7 @@
       stars[a.stage][a.player] = (stars[a.stage][a.player] || 0) + a.stars;
     }
     const total = Object.fromEntries(result.standings.map((s) => [s.name, s]));
-    box.append(h("p", {class: "winner"}, result.winner + " wins · " + result.decided_by),
+    box.append(h("p", {class: "winner"}, winnersLine(result) + " · " + result.decided_by),
       h("div", {class: "scroll"}, h("table", {class: "stages"},
         h("thead", {}, h("tr", {}, h("th", {}, "stage"), names.map((n) => h("th", {}, n)))),
         h("tbody", {}, rows.map((st) => h("tr", {}, h("th", {}, st), names.map((n) => h("td", {}, stars[st][n] || 0))))),

@@ -24,15 +24,16 @@
   function playerFigures(d) {
     const out = h("div", {class: "player-stats"},
       h("p", {class: "headline"}, `${d.games} ${d.games === 1 ? "game" : "games"} · ${d.wins} ${d.wins === 1 ? "win" : "wins"}`
-        + ` · win rate ${percent(d.win_rate)}` + ("stars_mean" in d ? ` · ${scalar(d.stars_mean)} stars a game` : "")));
+        + (d.shared_wins ? ` (${d.shared_wins} shared)` : "")
+        + ` · win rate ${percent(d.win_rate)}` + ("stars_mean" in d ? ` · ${scalar(d.stars_mean)} ${d.stars_mean === 1 ? "star" : "stars"} a game` : "")));
     const best = d.best_game;
     if (best) out.append(h("p", {}, "Best game: ", h("a", {href: "/games/" + encodeURIComponent(best.id)}, "game " + best.id),
-      `, ${best.stars} stars, rank ${best.rank}`));
+      `, ${best.stars} ${best.stars === 1 ? "star" : "stars"}, rank ${best.rank}`));
     const often = d.frequent_rival, tough = d.toughest_rival;
     if (often) out.append(h("p", {}, "Plays most often against ", who(often.name), ` (${often.games} ${often.games === 1 ? "game" : "games"})`));
     if (tough) out.append(h("p", {}, "Beaten most often by ", who(tough.name), ` (ahead in ${tough.ahead} of ${tough.games})`));
     if (d.stars_per_stage) out.append(h("h2", {}, "Stars per stage, on average"), shown(d.stars_per_stage));
-    const known = ["name", "games", "wins", "win_rate", "stars_mean", "best_game", "frequent_rival", "toughest_rival", "stars_per_stage"];
+    const known = ["name", "games", "wins", "shared_wins", "win_rate", "stars_mean", "best_game", "frequent_rival", "toughest_rival", "stars_per_stage"];
     const rest = Object.fromEntries(Object.entries(d).filter(([k]) => !known.includes(k)));
     if (Object.keys(rest).length) out.append(h("h2", {}, "More"), shown(rest));
     return out;
