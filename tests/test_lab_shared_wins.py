@@ -4,6 +4,7 @@ flips, and the lab's records score again to the same winners."""
 
 from __future__ import annotations
 
+import html
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -12,7 +13,7 @@ from critter_kitchen import cli, load_ruleset, score_record
 from critter_kitchen.simulate.paired import score_without
 from critter_kitchen.simulate.report import SHARED_NOTE, build, text
 from critter_kitchen.simulate.run import Spec, run
-from critter_kitchen.simulate.stats import win_moved
+from critter_kitchen.simulate.stats import Summary, win_moved
 
 ROOT = Path(__file__).resolve().parent.parent
 ON_STARS = str(ROOT / "tests" / "packs" / "shared-win-on-stars")
@@ -109,3 +110,27 @@ def test_base_game_seat_wins_stay_whole_numbers():
     assert all(type(s["wins"]) is int for s in report["seats"])
     assert sum(s["wins"] for s in report["seats"]) == 6
     assert SHARED_NOTE not in report["notes"]
+
+
+def test_shared_wins_merge_the_same_in_any_order_and_show_in_html():
+    from critter_kitchen.simulate.html import render_html
+    from critter_kitchen.simulate.run import play_chunk
+
+    spec = Spec((ON_STARS,), 32, PLAYERS, SEED, chunk_games=4)
+    parts = [play_chunk(spec, c)[1] for c in range(spec.chunks)]
+    rules = load_ruleset([ON_STARS])
+    reports = []
+    for order in (parts, parts[::-1], parts[1::2] + parts[::2]):
+        merged = Summary()
+        for part in order:
+            merged.merge(part)
+        reports.append(json.dumps(build(merged, rules, players=PLAYERS, seed=SEED, effort="fast", studies=())))
+    assert reports[0] == reports[1] == reports[2]
+    report = json.loads(reports[0])
+    assert any(type(s["wins"]) is float for s in report["seats"])  # a shared win made a count fractional
+    page = render_html(report)
+    assert (
+        "in the number of players. The rules in play end a tie on every ranking key with a shared win: "
+        "a win shared by k players counts 1/k of a win to each of them.</p>"
+    ) in page
+    assert html.escape(SHARED_NOTE) in page  # in the notes

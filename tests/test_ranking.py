@@ -289,3 +289,21 @@ def test_the_score_pads_statistics_count_a_shared_win(shared):
     assert (ben["wins"], ben["shared_wins"], ben["win_rate"]) == (1, 1, 0.25)  # (1/2 + 0) / 2
     [held] = [c for c in card_stats(games) if c["id"] == "harbor-master"]
     assert held["holder_win_rate"] == 0.75  # Ana held it in both: 1/2 and 1
+
+
+def test_a_human_player_shares_the_win_with_an_automated_rival():
+    import yaml
+
+    # The solo example: Ben ends with 17 stars and critic quality 47 (tests/golden/solo
+    # works it out). McDogald's given the same 17 and 47: tied on every key, so under the
+    # house rule both win; without it McDogald's, second in the players list, loses on priority.
+    record = yaml.safe_load((ROOT / "examples" / "solo" / "against-mcdogalds.yaml").read_text("utf-8"))
+    record["players"][1]["automated"] = {"stars": 17, "critic_quality": 47}
+    solo = ROOT / "cards" / "solo"
+    result = score_record(record, load_ruleset([solo, SHARED_WIN]))
+    assert [p.name for p in result.winners] == ["Ben", "McDogald's"]
+    lines = result_text(result).splitlines()
+    assert "Winner: Ben and McDogald's share the win with 17 stars each; decided by: a shared win" in lines
+    assert "Ben shares the win with McDogald's." in lines
+    alone = result_text(score_record(record, load_ruleset([solo]))).splitlines()
+    assert "Ben beats McDogald's." in alone
