@@ -141,8 +141,36 @@ def syntax(text: str) -> tuple[int, int, int, str]:
             (3, 5, 4, "'else' must follow an 'if' block at the same indentation"),
         ),
         ("if true:\n    pass\nelse if false:\n    pass\n", (3, 6, 2, "write 'elif' for 'else if'")),
-        ("let x = 1.5\n", (1, 9, 3, "numbers are whole; '1.5' has a fraction ('//' divides and rounds down)")),
-        ("let x = 2 * 12.25\n", (1, 13, 5, "numbers are whole; '12.25' has a fraction ('//' divides and rounds down)")),
+        (
+            "let x = 1.5\n",
+            (
+                1,
+                9,
+                3,
+                "numbers are whole; '1.5' has a fraction: to multiply by 1.5, write 'x * 3 // 2' "
+                "('//' divides and rounds down)",
+            ),
+        ),
+        (
+            "let x = 2 * 12.25\n",
+            (
+                1,
+                13,
+                5,
+                "numbers are whole; '12.25' has a fraction: to multiply by 12.25, write 'x * 49 // 4' "
+                "('//' divides and rounds down)",
+            ),
+        ),
+        (
+            "let x = 0.10\n",
+            (
+                1,
+                9,
+                4,
+                "numbers are whole; '0.10' has a fraction: to multiply by 0.10, write 'x // 10' "
+                "('//' divides and rounds down)",
+            ),
+        ),
     ],
 )
 def test_syntax_hints(text, expected):

@@ -241,7 +241,7 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
         if fraction is not None:
             start, number = fraction
             fline, fcol = locate(line, col - (at - start))
-            message = f"numbers are whole; '{number}' has a fraction ('//' divides and rounds down)"
+            message = f"numbers are whole; '{number}' has a fraction{_scaled(number)} ('//' divides and rounds down)"
             return SyntaxProblem(message, fline, fcol, len(number))
         return SyntaxProblem(f"unexpected character {ch!r}", fline, fcol)
     token: Token | None = getattr(e, "token", None)
@@ -263,6 +263,15 @@ def _fraction_at(text: str, at: int) -> tuple[int, str] | None:
     while end < len(text) and text[end].isdigit():
         end += 1
     return start, text[start:end]
+
+
+def _scaled(number: str) -> str:
+    """How to multiply by a number with a fraction in whole numbers: '1.5' is ``x * 3 // 2``."""
+    from fractions import Fraction
+
+    ratio = Fraction(number)
+    times = f" * {ratio.numerator}" if ratio.numerator != 1 else ""
+    return f": to multiply by {number}, write 'x{times} // {ratio.denominator}'"
 
 
 def _friendly(token: Token | None, expected: set[str], text: str) -> str:
