@@ -13,6 +13,7 @@ from critter_kitchen import load_ruleset, result_json, score_record
 from critter_kitchen.dsl import nodes as n
 from critter_kitchen.dsl.parser import SyntaxProblem, parse_program
 from critter_kitchen.dsl.render import program_lines
+from critter_kitchen.errors import EvaluationError
 from critter_kitchen.loading.packs import load_packs
 from critter_kitchen.loading.paths import base_pack
 
@@ -482,3 +483,86 @@ def test_every_shipped_card_reads_as_its_golden_text(monkeypatch):
     ), "python tools/regen_golden.py --cards"
     for path, text in expected.items():
         assert path.read_text("utf-8") == text, f"{path.relative_to(ROOT)}: python tools/regen_golden.py --cards"
+
+
+# lists written out
+
+
+def test_a_list_written_out_serves_as_bands_and_as_a_list(tmp_path):
+    ruleset = load_ruleset([ROOT / "tests" / "packs" / "list-literals"])
+    record = game()
+    record["cards"]["rumors"] = ["podium", "lucky-places"]
+    result = result_json(score_record(record, ruleset))
+    # podium: band(priority, [[1, 3], [2, 2], [3, 0]]): Ana 1 -> 3, Ben 2 -> 2, Cy 3 -> 0, Di 4 -> 0 (no award)
+    assert awards(result, "podium") == [("Ana", 3, "place 1 on the podium"), ("Ben", 2, "place 2 on the podium")]
+    # lucky-places: priority in [2, 4]: Ben (2) and Di (4), 1 star each
+    assert awards(result, "lucky-places") == [("Ben", 1, "lucky place 2 of 2, 4"), ("Di", 1, "lucky place 4 of 2, 4")]
+
+
+@pytest.mark.parametrize(
+    ("do", "expected"),
+    [
+        (
+            "award band(1, [[0, 0], [6]]) stars to players",
+            (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs"),
+        ),
+        ("award band(1, []) stars to players", (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs")),
+        (
+            "award band(1, [[6, 0], [0, 1]]) stars to players",
+            (7, 21, "CK203", "band minimums must rise strictly"),
+        ),
+        ("let b = [1, fish]", (7, 19, "CK203", "expected a number, got an ingredient type")),
+        ("let b = [[1], 2]", (7, 21, "CK203", "expected a list of numbers, got a number")),
+        (
+            "for p in players:\n    if priority(p) in [1, players]:\n        pass",
+            (8, 33, "CK203", "expected a number, got a list of players"),
+        ),
+        (
+            "award band(1, [fish]) stars to players",
+            (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs"),
+        ),
+    ],
+)
+def test_a_list_written_out_is_checked(tmp_path, do, expected):
+    assert problems(tmp_path, do) == [expected]
+
+
+def test_a_list_of_fish_and_cheese_is_of_ingredient_types(tmp_path):
+    assert problems(tmp_path, "for p in players:\n    for t in [fish, cheese]:\n        add 1 to quality(p, t)") == []
+    assert problems(tmp_path, 'for t in course_types:\n    if t in ["fish", "cheese"]:\n        pass') == []
+
+
+def test_bands_of_other_lengths_stop_the_game_with_a_located_message(tmp_path):
+    do = "let b = [[0, 0, 1]]\naward band(1, b) stars to players"
+    with pytest.raises(EvaluationError) as caught:
+        scored(tmp_path, {"under-test": card("under-test", do)}, game())
+    assert str(caught.value) == (
+        f"{tmp_path / 'pack' / 'under-test.yaml'}: card 'under-test' at stage 'critic.rumors': "
+        "bands are [minimum, stars] pairs, not a row of 3"
+    )
+
+
+def test_a_list_written_out_costs_a_step_for_each_item():
+    def steps(do: str) -> int:
+        from critter_kitchen.dsl.compiler import Vocabulary, compile_program
+
+        compiled, found = compile_program(parse_program(do, lambda line, col: (line, col)), Vocabulary())
+        assert found == []
+        return compiled.steps
+
+    # the program (a sequence): 1, let: 1, a list: 1, each number: 1
+    assert steps("let b = 1") == 3
+    assert steps("let b = [1, 2, 3]") == 6
+    assert steps("let b = [[0, 0], [6, 1], [12, 2]]") == 3 + 3 * 3
+
+
+def test_a_list_written_out_reads_as_its_items_and_bands_as_their_steps():
+    def english(do: str) -> list[str]:
+        return program_lines(parse_program(do, lambda line, col: (line, col)))
+
+    assert english("for t in [fish, cheese]:\n    pass") == ["For each t in [fish, cheese]:", "    Nothing happens."]
+    assert english("award band(q, [[0, 0], [6, 1], [12, x + 1]]) stars to p") == [
+        "Give stars equal to the stars for q in the bands [0 stars from 0, 1 star from 6, (x plus 1) stars from 12] "
+        "to p."
+    ]
+    assert english("let k = [\n    1,\n    2]") == ["Let k be [1, 2]."]

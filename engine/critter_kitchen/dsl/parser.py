@@ -73,9 +73,9 @@ class _Indentation(PostLex):
                             yield Token.new_borrow_pos(BAD_DEDENT, spaces, token)
             else:
                 yield token
-                if kind == "LPAR":
+                if kind in ("LPAR", "LSQB"):
                     parens += 1
-                elif kind == "RPAR":
+                elif kind in ("RPAR", "RSQB"):
                     parens -= 1
         while len(levels) > 1:
             levels.pop()
@@ -219,12 +219,12 @@ def _check_parentheses(text: str, locate: Locate) -> None:
             continue
         elif ch == "#":
             commented = True
-        elif ch == "(":
+        elif ch in "([":
             depth += 1
             if depth > MAX_DEPTH:
                 fline, fcol = locate(line, col)
                 raise SyntaxProblem(f"parentheses nested more than {MAX_DEPTH} levels deep", fline, fcol)
-        elif ch == ")":
+        elif ch in ")]":
             depth = max(0, depth - 1)
 
 
@@ -287,6 +287,8 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
         return "use '==' to compare; '=' only follows 'let NAME'"
     if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
         return "unclosed parenthesis"
+    if "RSQB" in expected and kind in ("_NL", "$END", "_DEDENT"):
+        return "unclosed '['"
     if kind == "NAME" and value not in KEYWORDS and expected & _STATEMENT_STARTS:
         guess = difflib.get_close_matches(value, KEYWORDS, n=1)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
@@ -470,6 +472,12 @@ class _ToAst(Transformer_NonRecursive[Token, n.Node]):
         args = tuple(a for a in rest if isinstance(a, n.Node))
         self.check_depth(args, self.p(name))
         return n.Call(self.p(name), str(name), args)  # type: ignore[arg-type]
+
+    def list_literal(self, c: list[Any]) -> n.ListOf:
+        bracket, *rest = c
+        items = tuple(a for a in rest if isinstance(a, n.Node))
+        self.check_depth(items, self.p(bracket))
+        return n.ListOf(self.p(bracket), items)  # type: ignore[arg-type]
 
     def comprehension(self, c: list[Any]) -> n.Comprehension:
         func, _l, element, _for, var, _in, source, _if, cond, _r = c

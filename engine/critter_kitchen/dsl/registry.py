@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from ..errors import EvaluationError
 from . import run_nodes as nodes
 from . import types as t
-from .budget import FREE_WALK, charge, spend
+from .budget import FREE_WALK, charge, not_a_band, spend
 from .entries import Aggregate, Function, Statement
 
 TYPE_CHECKING = False
@@ -351,7 +352,10 @@ def _band(f: Frame, x: int, bands: list[list[int]]) -> int:
         charge(f, len(bands))
     # the last band whose minimum x reaches: the first such band from the end
     for k in range(len(bands) - 1, -1, -1):
-        minimum, stars = bands[k]
+        try:
+            minimum, stars = bands[k]
+        except ValueError:  # a list written out in an effect (a parameter's bands were checked as it loaded)
+            raise EvaluationError(not_a_band(f, bands[k])) from None
         if x >= minimum:
             return stars
     return 0

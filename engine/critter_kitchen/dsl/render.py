@@ -90,6 +90,8 @@ def expr(e: n.Expr) -> str:
         return _call(e)
     if isinstance(e, n.Comprehension):
         return _aggregate(e)
+    if isinstance(e, n.ListOf):
+        return _list(e)
     if isinstance(e, n.BinOp):
         return f"{_arith_side(e.left, e, True)} {OPERATORS[e.op]} {_arith_side(e.right, e, False)}"
     if isinstance(e, n.Compare):
@@ -111,7 +113,7 @@ def _closed(e: n.Expr) -> str:
 
 def _is_closed(e: n.Expr) -> bool:
     """Whether the words for ``e`` end where ``e`` ends, whatever follows them."""
-    if isinstance(e, n.Number | n.Text | n.Name | n.Not | n.Neg | n.Call):
+    if isinstance(e, n.Number | n.Text | n.Name | n.Not | n.Neg | n.Call | n.ListOf):
         return True  # a call's compound arguments are bracketed; a plain aggregate ends with its list
     if isinstance(e, n.Comprehension):
         agg = AGGREGATES.get(e.func)
@@ -155,6 +157,23 @@ def _bool_side(child: n.Expr, parent: n.BoolOp) -> str:
     if isinstance(child, n.Compare | n.Contains):
         return expr(child)
     return _closed(child)
+
+
+def _list(e: n.ListOf) -> str:
+    """A list written out: bands (rows of two) as their steps, any other list as its items in brackets."""
+    if e.items and all(isinstance(row, n.ListOf) and len(row.items) == 2 for row in e.items):
+        steps = []
+        for row in e.items:
+            assert isinstance(row, n.ListOf)
+            minimum, stars = row.items
+            amount = (
+                f"{stars.value} star" + ("" if stars.value == 1 else "s")
+                if isinstance(stars, n.Number)
+                else (f"{_closed(stars)} stars")
+            )
+            steps.append(f"{amount} from {_closed(minimum)}")
+        return f"the bands [{', '.join(steps)}]"
+    return f"[{', '.join(_closed(item) for item in e.items)}]"
 
 
 def _aggregate(e: n.Comprehension) -> str:
