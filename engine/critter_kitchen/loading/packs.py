@@ -455,6 +455,10 @@ class _Loader:
         for i, spec in enumerate(data.get("stages", [])):
             ast = self.parse_dsl(doc, ("stages", i, "do"))
             self.card_stages.append((doc, i, Stage(spec["id"], spec.get("description", ""), card.id, ast)))
+        if not (card.requires or card.parameters or data.get("effects") or data.get("stages")):
+            # a kind that lists requirements (its schema's 'requires') is what its requirements ask
+            message = f"card '{card.id}' does nothing: give it effects, parameters or stages"
+            self.at(doc, ("id",), message, "CK101")
 
     def place_card_stages(self) -> None:
         """Put the stages cards other than rules cards declare into the stage order.
