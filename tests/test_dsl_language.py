@@ -12,14 +12,14 @@ import pytest
 from critter_kitchen import load_ruleset, result_json, score_record
 from critter_kitchen.dsl import nodes as n
 from critter_kitchen.dsl.parser import SyntaxProblem, parse_program
-from critter_kitchen.dsl.render import program_lines
-from critter_kitchen.errors import EvaluationError
+from critter_kitchen.dsl.render import MAX_SENTENCE_WORDS, program_lines, readability_problems
+from critter_kitchen.errors import EvaluationError, InputError
 from critter_kitchen.loading.packs import load_packs
 from critter_kitchen.loading.paths import base_pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from regen_golden import CARD_TEXTS, card_texts  # noqa: E402
+from regen_golden import CARD_TEXTS, card_texts, english_packs  # noqa: E402
 
 ROUND3 = ["harbor-stew", "forest-risotto", "farmhouse-pie"]  # harbor-stew: fish, carrot, bread
 ROUND6 = ["toasted-cheese", "river-chowder", "braised-shank"]
@@ -457,8 +457,15 @@ def test_compound_expressions_read_unambiguously():
     def english(do: str) -> list[str]:
         return program_lines(parse_program(do, lambda line, col: (line, col)))
 
-    assert english("let h = (x - 1) // 2") == ["Let h be (x minus 1) divided by 2."]
-    assert english("let h = x - 1 // 2") == ["Let h be x minus (1 divided by 2)."]
+    assert english("let h = (x - 1) // 2") == ["Let h be (x minus 1) divided by 2, rounded down."]
+    assert english("let h = x - 1 // 2") == ["Let h be x minus (1 divided by 2, rounded down)."]
+    assert english("let h = x // 2 // 3 * 4") == [
+        "Let h be ((x divided by 2, rounded down) divided by 3, rounded down) times 4."
+    ]
+    assert english("if x // 3 > 1:\n    pass") == [
+        "If (x divided by 3, rounded down) is more than 1:",
+        "    Nothing happens.",
+    ]
     assert english("let h = x - (1 - y)") == ["Let h be x minus (1 minus y)."]
     assert english("let h = x - 1 - y + 2") == ["Let h be x minus 1 minus y plus 2."]
     assert english("let h = band(x % 3, b) * 2") == [
@@ -566,3 +573,78 @@ def test_a_list_written_out_reads_as_its_items_and_bands_as_their_steps():
         "to p."
     ]
     assert english("let k = [\n    1,\n    2]") == ["Let k be [1, 2]."]
+
+
+# card English a player reads without effort
+
+
+def english(do: str) -> list[str]:
+    return program_lines(parse_program(do, lambda line, col: (line, col)))
+
+
+def test_a_clause_is_said_once_where_a_ranking_reads_it_again():
+    spiced = "count(t for t in served(p) if spiced(p, t))"
+    do = f"award 1 star to highest({spiced} for p in players if {spiced} != 0)"
+    assert english(do) == [
+        "Give 1 star to every p in the players with the highest (the number of t in the courses p served such that "
+        "p's t course is spiced) among those where that number is not 0."
+    ]
+
+
+def test_a_reason_reads_as_its_words_with_each_value_said_after_it():
+    assert english('for p in players:\n    award 1 star to p for "{tokens(p, soup)} soup kept"') == [
+        "For each p in the players:",
+        '    Give 1 star to p ("[A] soup kept", where A is p\'s unused soup tokens).',
+    ]
+    assert english(
+        'for t in course_types:\n    award 1 star to players for "best {t} course, {count(players)} cooks"'
+    ) == [
+        "For each t in course_types:",
+        '    Give 1 star to the players ("best [t] course, [A] cooks", where A is the number of items in the players).',
+    ]
+
+
+def test_the_player_who_served_a_meal_reads_as_serving_it():
+    assert english("for m in meals(round3):\n    if player_of(m) == owner:\n        pass") == [
+        "For each m in the meals of round3:",
+        "    If the owner served m:",
+        "        Nothing happens.",
+    ]
+
+
+def test_the_readability_check_flags_a_clause_said_twice_and_a_long_sentence():
+    def flagged(do: str) -> list[str]:
+        return readability_problems(parse_program(do, lambda line, col: (line, col)))
+
+    twice = "let k = count(t for t in served(p) if spiced(p, t)) + count(t for t in served(p) if spiced(p, t))"
+    assert flagged(twice) == [
+        "'the number of t in the courses p served such that p's t course is spiced' said 2 times: "
+        "Let k be (the number of t in the courses p served such that p's t course is spiced) plus "
+        "(the number of t in the courses p served such that p's t course is spiced)."
+    ]
+    long = "if " + " and ".join(f"stars(p) > {i}" for i in range(6)) + ":\n    pass"
+    (problem,) = flagged(long)
+    assert problem.startswith(f"54 words, more than {MAX_SENTENCE_WORDS}: If p's stars so far is more than 0 and ")
+    # the quoted words of a reason are the designer's own, and not counted
+    assert flagged('award 1 star to players for "' + "word " * 60 + '"') == []
+
+
+def test_every_shipped_and_test_card_reads_without_effort():
+    checked = 0
+    for _, load in english_packs():
+        try:
+            ruleset = load_ruleset(load)
+        except InputError:
+            continue  # a pack made to fail (broken-*, a clash)
+        for card in ruleset.cards.values():
+            programs = [e.ast for e in card.effects]
+            programs += [s.ast for s in ruleset.stages if s.card == card.id and s.ast is not None]
+            for program in programs:
+                assert readability_problems(program) == [], f"{card.path}: {card.id}"
+                checked += 1
+    assert checked > 100
+
+
+def test_the_card_english_of_every_test_pack_is_kept():
+    packs = {p.name for p in CARD_TEXTS.iterdir()}
+    assert {"base", "a-la-carte", "critic-cards", "list-literals", "card-stages", "fixtures"} <= packs

@@ -57,6 +57,7 @@ def _fn(
     sees_cards: bool = False,
     reads_params: tuple[str, ...] = (),
     reads_state: tuple[str, ...] = (),
+    is_phrase: str = "",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
@@ -74,6 +75,7 @@ def _fn(
             reads_params,
             reads_state,
             build=nodes.read_node if reads is not None else nodes.call_node,
+            is_phrase=is_phrase,
         )
         return impl
 
@@ -90,6 +92,7 @@ def _attribute(
     *,
     needs_owner: bool = False,
     reads_state: tuple[str, ...] = (),
+    is_phrase: str = "",
 ) -> None:
     """A function that reads an attribute path of its one argument, or of the frame when it has none.
 
@@ -97,7 +100,17 @@ def _attribute(
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
-    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads, reads_state=reads_state)(impl)
+    _fn(
+        name,
+        params,
+        returns,
+        doc,
+        phrase,
+        needs_owner=needs_owner,
+        reads=reads,
+        reads_state=reads_state,
+        is_phrase=is_phrase,
+    )(impl)
 
 
 _attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")
@@ -247,7 +260,15 @@ def _meals(f: Frame, r: str) -> Any:
     return f.game.meals.get(r, ())
 
 
-_attribute("player_of", "m:meal", t.PLAYER, "the player who served meal m", "the player who served {m}", "player")
+_attribute(
+    "player_of",
+    "m:meal",
+    t.PLAYER,
+    "the player who served meal m",
+    "the player who served {m}",
+    "player",
+    is_phrase="{v} served {m}",
+)
 
 
 _attribute("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of {m}", "quality")
@@ -543,3 +564,5 @@ INSTEAD = {
 }
 
 OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}
+# What the card English says after an operation, so that a player reads how it rounds.
+OPERATOR_AFTER = {"//": ", rounded down"}
