@@ -534,6 +534,21 @@ def test_a_list_written_out_is_checked(tmp_path, do, expected):
     assert problems(tmp_path, do) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("let x = [1, 2\n", (1, 13, 1, "unclosed '['")),
+        ("let x = [(1 + 2]\n", (1, 16, 1, "unexpected ']'; expected ')'")),
+        (
+            "let x = players[0]\n",
+            (1, 16, 1, "unexpected '[': a list is written out where a value goes, and is not indexed"),
+        ),
+    ],
+)
+def test_a_list_written_out_has_plain_syntax_problems(text, expected):
+    assert syntax(text) == expected
+
+
 def test_a_list_of_fish_and_cheese_is_of_ingredient_types(tmp_path):
     assert problems(tmp_path, "for p in players:\n    for t in [fish, cheese]:\n        add 1 to quality(p, t)") == []
     assert problems(tmp_path, 'for t in course_types:\n    if t in ["fish", "cheese"]:\n        pass') == []

@@ -61,12 +61,53 @@ def test_invalid_record_through_validate(capsys):
     )
 
 
-def test_requirements_loaded_with_pack_option(capsys, tmp_path):
-    status, _, err = run(capsys, "validate", "tests/packs/fixtures", "--pack", "tests/packs/fixtures")
-    assert status == 1
-    assert "pack 'fixtures' is loaded twice" in err
+def test_a_pack_checked_and_named_with_pack_loads_once(capsys, tmp_path):
+    status, out, err = run(capsys, "validate", "tests/packs/fixtures", "--pack", "tests/packs/fixtures")
+    assert (status, out, err) == (0, "ok: 1 checked, no problems\n", "")
+
+
+def test_a_pack_named_twice_with_pack_is_loaded_twice(capsys, tmp_path):
+    fixtures = ["--pack", "tests/packs/fixtures"]
+    status, _, err = run(capsys, "validate", "examples/two-players.yaml", *fixtures, *fixtures)
+    assert (status, err) == (1, "tests/packs/fixtures/pack.yaml:1:5: CK104 pack 'fixtures' is loaded twice\n")
 
 
 def test_missing_path(capsys):
     status, _, err = run(capsys, "validate", "no/such/place")
     assert (status, err) == (1, "no/such/place: CK001 no such file or folder\n")
+
+
+SIBLINGS = "tests/packs/siblings"  # two packs; a game kept in one names the other by id
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [SIBLINGS],  # was: this record needs pack 'sibling-fan'; load it with --pack sibling-fan
+        [SIBLINGS, "--pack", f"{SIBLINGS}/fan"],  # was: pack 'sibling-fan' is loaded twice
+        [f"{SIBLINGS}/house"],
+    ],
+)
+def test_a_game_kept_in_a_pack_finds_the_packs_it_names_beside_it_by_id(args, capsys):
+    status, out, err = run(capsys, "validate", *args)
+    checked = 2 if args == [f"{SIBLINGS}/house"] else 3  # the packs and the game
+    assert (status, out, err) == (0, f"ok: {checked} checked, no problems\n", "")
+
+
+def test_a_game_kept_in_a_pack_named_alone_finds_its_packs_beside_it(capsys):
+    status, out, err = run(capsys, "validate", f"{SIBLINGS}/house/games/two-players.yaml")
+    assert (status, out, err) == (0, "ok: 1 checked, no problems\n", "")
+
+
+def test_a_game_naming_a_pack_found_nowhere_still_says_so(tmp_path, capsys):
+    home = tmp_path / "house"
+    (home / "games").mkdir(parents=True)
+    (home / "pack.yaml").write_text("id: lonely-house\nname: Lonely\n", "utf-8")
+    game = (ROOT / SIBLINGS / "house" / "games" / "two-players.yaml").read_text("utf-8")
+    (home / "games" / "game.yaml").write_text(game.replace("late-supper", "underdog"), "utf-8")
+    status, _, err = run(capsys, "validate", str(tmp_path))
+    assert status == 1
+    assert err == (
+        f"{home / 'games' / 'game.yaml'}:2:9: packs[0]: CK301 this record needs pack 'sibling-fan'; "
+        "load it with --pack sibling-fan\n"
+    )

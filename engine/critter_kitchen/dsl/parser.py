@@ -285,10 +285,10 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
         return "write 'elif' for 'else if'"
     if kind == "ASSIGN":
         return "use '==' to compare; '=' only follows 'let NAME'"
-    if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
-        return "unclosed parenthesis"
-    if "RSQB" in expected and kind in ("_NL", "$END", "_DEDENT"):
-        return "unclosed '['"
+    if expected & {"RPAR", "RSQB"} and kind in ("_NL", "$END", "_DEDENT"):
+        return "unclosed '['" if _last_open(text) == "[" else "unclosed parenthesis"
+    if kind == "LSQB" and "LSQB" not in expected:
+        return "unexpected '[': a list is written out where a value goes, and is not indexed"
     if kind == "NAME" and value not in KEYWORDS and expected & _STATEMENT_STARTS:
         guess = difflib.get_close_matches(value, KEYWORDS, n=1)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
@@ -304,6 +304,26 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
 # The terminals a statement starts with: each statement's first keyword (the grammar names
 # each keyword's terminal by the word in capitals).
 _STATEMENT_STARTS = frozenset(s.keywords[0].upper() for s in STATEMENTS.values())
+
+
+def _last_open(text: str) -> str:
+    """The innermost '(' or '[' that ``text`` leaves open (outside quotes and comments), or ''."""
+    opened: list[str] = []
+    quoted = commented = False
+    for ch in text:
+        if ch == "\n":
+            quoted = commented = False
+        elif commented or (quoted and ch != '"'):
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == "#":
+            commented = True
+        elif ch in "([":
+            opened.append(ch)
+        elif ch in ")]" and opened:
+            opened.pop()
+    return opened[-1] if opened else ""
 
 
 def _previous_word(text: str, token: Token) -> str:
