@@ -111,3 +111,46 @@ def test_a_game_naming_a_pack_found_nowhere_still_says_so(tmp_path, capsys):
         f"{home / 'games' / 'game.yaml'}:2:9: packs[0]: CK301 this record needs pack 'sibling-fan'; "
         "load it with --pack sibling-fan\n"
     )
+
+
+def _places(file: str, text: str) -> list[tuple[int, int]]:
+    """Where ``text`` stands in ``file`` (line, column), each time."""
+    lines = (ROOT / file).read_text("utf-8").splitlines()
+    return [(i, line.index(text) + 1) for i, line in enumerate(lines, 1) if text in line]
+
+
+def test_a_house_rule_that_takes_a_round_out_is_told_where_it_does(tmp_path, capsys):
+    pack = tmp_path / "one-day"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: one-day\nname: One challenge day\n", "utf-8")
+    (pack / "rules.yaml").write_text(
+        "id: one-day-rules\nkind: rules\nname: One challenge day\nparameters:\n  challenge_rounds:\n"
+        "    value: [round3]\n",
+        "utf-8",
+    )
+    broken = [
+        (file, line, column + len("meals("))
+        for file in ("cards/base/rules.yaml", "cards/base/rumors/fresh-in-mind.yaml")
+        for line, column in _places(file, "meals(round6)")
+    ]
+    assert len(broken) == 3
+    status, out, _ = run(capsys, "validate", str(pack), "--format", "github")
+    assert status == 1
+    assert out == "".join(
+        f"::error file={pack / 'rules.yaml'},line=5,col=3::CK202 this makes round 'round6' unknown to "
+        f"{file}:{line}:{column} (unknown round 'round6'; did you mean 'round3'?)\n"
+        for file, line, column in broken
+    )
+
+
+def test_a_problem_in_an_installed_pack_that_no_file_explains_is_told_at_the_pack_checked(capsys):
+    # the base deal's supply names bisque, which the house rule's token_values took out
+    (line, column), *_ = _places("cards/base/rules.yaml", "bisque: 7")
+    column += len("bisque: ")  # the number the unknown key holds
+    status, out, _ = run(capsys, "validate", "tests/packs/broken-no-bisque", "--format", "github")
+    assert status == 1
+    assert out.splitlines()[0] == (
+        "::error file=tests/packs/broken-no-bisque/pack.yaml,line=1,col=1::CK206 with this pack loaded, "
+        f"cards/base/rules.yaml:{line}:{column}: unknown token 'bisque'"
+    )
+    assert "file=cards/" not in out

@@ -17,7 +17,7 @@ from . import EXIT_INVALID, EXIT_OK, pack_option
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from ..loading.discovery import Walked
@@ -86,6 +86,7 @@ class Checker:
         self.whole: set[str] = set()  # packs already checked in full, by their real place
         below = {name: discovery.packs_below(name) for name in paths if os.path.isdir(name)}
         self.named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(paths)
+        self.given = {os.path.realpath(p) for p in paths}  # a pack's files are its own to report
         # by the pack that holds a record and the packs the record names
         self.homes: dict[tuple[str | None, tuple[str, ...]], Ruleset | list[Problem]] = {}
         for name in paths:
@@ -152,12 +153,42 @@ class Checker:
         return with_siblings(str(Path(home)), ids, [str(p) for p in near])
 
     def chain_problems(self, chain: list[str]) -> list[Problem]:
-        """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
+        """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one.
+
+        A problem that loading the chain causes in an installed pack's file (the base pack's, say)
+        is told at the pack being checked, the last of the chain, naming the file it broke: the
+        installed packs are not the checked repository's files, and a report (a GitHub annotation)
+        must not point into them. Where the loader knows the file that caused it, it is told there.
+        """
         try:
             self.resolver.chain(chain)
         except InputError as e:
-            return e.problems
+            return self.at_checked(e.problems, chain[-1]) if chain else e.problems
         return []
+
+    def at_checked(self, problems: list[Problem], pack: str) -> list[Problem]:
+        """``problems``, each one in an installed pack's file put at ``pack``'s pack.yaml instead."""
+        from ..loading.discovery import PACK_FILE, registered_packs, shipped_packs
+
+        def inside(path: str, folders: Iterable[str]) -> bool:
+            real = os.path.realpath(path)
+            return any(real == f or real.startswith(f + os.sep) for f in folders)
+
+        named = [*self.named, *self.given]
+        outside = [p for p in problems if p.path and not inside(p.path, named)]
+        if not outside:
+            return problems
+        installed = [*shipped_packs().values(), *registered_packs()[0].values()]
+        folders = {os.path.realpath(p.folder) for p in installed} - set(named)
+        target = os.path.join(pack, PACK_FILE)
+        moved = []
+        for p in problems:
+            if p.path and not inside(p.path, named) and inside(p.path, folders):
+                message = f"with this pack loaded, {p.location()}: {p.message}"
+                moved.append(Problem(target, 1, 1, message, p.code))
+            else:
+                moved.append(p)
+        return moved
 
     def records_below(self, folder: str) -> tuple[list[Problem], int]:
         """The problems of the game records at or below ``folder``, and how many were checked.

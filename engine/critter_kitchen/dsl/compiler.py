@@ -30,6 +30,7 @@ class CompileProblem:
     pos: n.Pos
     message: str
     code: str
+    unknown: tuple[str, str] | None = None  # (domain, name) of a name its packs do not declare
 
 
 @dataclass
@@ -183,7 +184,9 @@ class _Compiler:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
             code = "CK207" if domain in t.QUOTED_ONLY else "CK202"
-            return self.error(pos, f"unknown {domain} '{name}'{self.hint(name, domain, values)}", code)
+            message = f"unknown {domain} '{name}'{self.hint(name, domain, values)}"
+            self.problems.append(CompileProblem(pos, message, code, (domain, name)))
+            return t.ERROR, UNKNOWN
         return domain, ("const", name)
 
     def hint(self, name: str, domain: str, values: tuple[str, ...]) -> str:
