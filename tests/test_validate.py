@@ -154,3 +154,28 @@ def test_a_problem_in_an_installed_pack_that_no_file_explains_is_told_at_the_pac
         f"cards/base/rules.yaml:{line}:{column}: unknown token 'bisque'"
     )
     assert "file=cards/" not in out
+
+
+def test_a_stage_removed_by_one_pack_is_told_where_for_the_pack_whose_card_names_it(tmp_path, capsys):
+    fan, house = tmp_path / "fan", tmp_path / "house"
+    fan.mkdir()
+    house.mkdir()
+    (fan / "pack.yaml").write_text("id: fan\nname: Fan\n", "utf-8")
+    (fan / "echo.yaml").write_text(
+        "id: echo\nkind: rumor\nname: Echo\neffects:\n  - after: critic.rumors\n    do: |\n"
+        '      for p in players:\n          award stage_stars(p, "critic.best_course") stars to p\n',
+        "utf-8",
+    )
+    (house / "pack.yaml").write_text("id: house\nname: House\nrequires: [fan]\n", "utf-8")
+    (house / "rules.yaml").write_text(
+        "id: house-rules\nkind: rules\nname: House\nremove_stages: [critic.best_course]\n", "utf-8"
+    )
+    status, out, _ = run(capsys, "validate", str(tmp_path), "--format", "github")
+    assert status == 1
+    (line, column), *_ = _places("cards/base/critics/sir-reginald-crumb.yaml", '"critic.best_course"')
+    said = "unknown stage 'critic.best_course'; did you mean 'critic.all_courses'?"
+    at = f"::error file={house / 'rules.yaml'},line=4,col=17::CK202 this makes stage 'critic.best_course' unknown to"
+    assert out == (  # in the order of their messages
+        f"{at} {fan / 'echo.yaml'}:8:32 ({said})\n"
+        f"{at} cards/base/critics/sir-reginald-crumb.yaml:{line}:{column} ({said})\n"
+    )
