@@ -48,3 +48,45 @@ def test_listing_names_every_card(capsys):
 def test_unknown_card(capsys):
     assert main(["cards", "fish-fanatik"]) == 1
     assert capsys.readouterr().err == "critter-kitchen: unknown card 'fish-fanatik'; did you mean 'fish-fanatic'?\n"
+
+
+def test_a_cards_text_stands_beside_its_english_in_both_formats(capsys):
+    assert main(["cards", "spice-hound"]) == 0
+    assert capsys.readouterr().out == (
+        "Spice Hound (spice-hound)\n"
+        "kind: rumor · pack: base · file: cards/base/rumors/spice-hound.yaml\n"
+        "\n"
+        "Text: The critic has a nose for spice. The player or players with the most spiced critic courses get 1 star; "
+        "a player with no spiced course cannot win this.\n"
+        "\n"
+        "In English, from its data:\n"
+        "\n"
+        "After critic.rumors:\n"
+        "    Give 1 star to every p in the players with the highest (the number of t in the courses p served such "
+        'that p\'s t course is spiced) among those where that number is not 0 ("most spiced courses").\n'
+    )
+    assert main(["cards", "spice-hound", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data)[:7] == ["id", "kind", "name", "pack", "path", "text", "english"]
+    assert data["english"] == [
+        "",
+        "After critic.rumors:",
+        "    Give 1 star to every p in the players with the highest (the number of t in the courses p served such "
+        'that p\'s t course is spiced) among those where that number is not 0 ("most spiced courses").',
+    ]
+
+
+def test_a_card_without_text_says_so(capsys):
+    assert main(["cards", "lab-null", "--pack", "tests/packs/lab"]) == 0
+    out = capsys.readouterr().out
+    assert "\nText: Does nothing.\n" in out
+    assert main(["cards", "base-rules"]) == 0
+    out = capsys.readouterr().out
+    assert "\nText: none written\n\nIn English, from its data:\n\nIngredient types: carrot, fish, cheese," in out
+    assert (
+        "    challenge_bands = 0 stars from 0, 1 star from 6, 2 stars from 12, 4 stars from 21: "
+        "stars for a challenge meal's quality, as [minimum quality, stars]\n"
+    ) in out
+    assert (
+        "\nRanking: more stars, then farther along the critic score track, then ahead on the priority track.\n" in out
+    )

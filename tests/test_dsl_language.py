@@ -12,13 +12,14 @@ import pytest
 from critter_kitchen import load_ruleset, result_json, score_record
 from critter_kitchen.dsl import nodes as n
 from critter_kitchen.dsl.parser import SyntaxProblem, parse_program
-from critter_kitchen.dsl.render import program_lines
+from critter_kitchen.dsl.render import MAX_SENTENCE_WORDS, program_lines, readability_problems
+from critter_kitchen.errors import EvaluationError, InputError
 from critter_kitchen.loading.packs import load_packs
 from critter_kitchen.loading.paths import base_pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from regen_golden import CARD_TEXTS, card_texts  # noqa: E402
+from regen_golden import CARD_TEXTS, card_texts, english_packs  # noqa: E402
 
 ROUND3 = ["harbor-stew", "forest-risotto", "farmhouse-pie"]  # harbor-stew: fish, carrot, bread
 ROUND6 = ["toasted-cheese", "river-chowder", "braised-shank"]
@@ -141,8 +142,36 @@ def syntax(text: str) -> tuple[int, int, int, str]:
             (3, 5, 4, "'else' must follow an 'if' block at the same indentation"),
         ),
         ("if true:\n    pass\nelse if false:\n    pass\n", (3, 6, 2, "write 'elif' for 'else if'")),
-        ("let x = 1.5\n", (1, 9, 3, "numbers are whole; '1.5' has a fraction ('//' divides and rounds down)")),
-        ("let x = 2 * 12.25\n", (1, 13, 5, "numbers are whole; '12.25' has a fraction ('//' divides and rounds down)")),
+        (
+            "let x = 1.5\n",
+            (
+                1,
+                9,
+                3,
+                "numbers are whole; '1.5' has a fraction: to multiply by 1.5, write 'x * 3 // 2' "
+                "('//' divides and rounds down)",
+            ),
+        ),
+        (
+            "let x = 2 * 12.25\n",
+            (
+                1,
+                13,
+                5,
+                "numbers are whole; '12.25' has a fraction: to multiply by 12.25, write 'x * 49 // 4' "
+                "('//' divides and rounds down)",
+            ),
+        ),
+        (
+            "let x = 0.10\n",
+            (
+                1,
+                9,
+                4,
+                "numbers are whole; '0.10' has a fraction: to multiply by 0.10, write 'x // 10' "
+                "('//' divides and rounds down)",
+            ),
+        ),
     ],
 )
 def test_syntax_hints(text, expected):
@@ -428,8 +457,15 @@ def test_compound_expressions_read_unambiguously():
     def english(do: str) -> list[str]:
         return program_lines(parse_program(do, lambda line, col: (line, col)))
 
-    assert english("let h = (x - 1) // 2") == ["Let h be (x minus 1) divided by 2."]
-    assert english("let h = x - 1 // 2") == ["Let h be x minus (1 divided by 2)."]
+    assert english("let h = (x - 1) // 2") == ["Let h be (x minus 1) divided by 2, rounded down."]
+    assert english("let h = x - 1 // 2") == ["Let h be x minus (1 divided by 2, rounded down)."]
+    assert english("let h = x // 2 // 3 * 4") == [
+        "Let h be ((x divided by 2, rounded down) divided by 3, rounded down) times 4."
+    ]
+    assert english("if x // 3 > 1:\n    pass") == [
+        "If (x divided by 3, rounded down) is more than 1:",
+        "    Nothing happens.",
+    ]
     assert english("let h = x - (1 - y)") == ["Let h be x minus (1 minus y)."]
     assert english("let h = x - 1 - y + 2") == ["Let h be x minus 1 minus y plus 2."]
     assert english("let h = band(x % 3, b) * 2") == [
@@ -454,3 +490,176 @@ def test_every_shipped_card_reads_as_its_golden_text(monkeypatch):
     ), "python tools/regen_golden.py --cards"
     for path, text in expected.items():
         assert path.read_text("utf-8") == text, f"{path.relative_to(ROOT)}: python tools/regen_golden.py --cards"
+
+
+# lists written out
+
+
+def test_a_list_written_out_serves_as_bands_and_as_a_list(tmp_path):
+    ruleset = load_ruleset([ROOT / "tests" / "packs" / "list-literals"])
+    record = game()
+    record["cards"]["rumors"] = ["podium", "lucky-places"]
+    result = result_json(score_record(record, ruleset))
+    # podium: band(priority, [[1, 3], [2, 2], [3, 0]]): Ana 1 -> 3, Ben 2 -> 2, Cy 3 -> 0, Di 4 -> 0 (no award)
+    assert awards(result, "podium") == [("Ana", 3, "place 1 on the podium"), ("Ben", 2, "place 2 on the podium")]
+    # lucky-places: priority in [2, 4]: Ben (2) and Di (4), 1 star each
+    assert awards(result, "lucky-places") == [("Ben", 1, "lucky place 2 of 2, 4"), ("Di", 1, "lucky place 4 of 2, 4")]
+
+
+@pytest.mark.parametrize(
+    ("do", "expected"),
+    [
+        (
+            "award band(1, [[0, 0], [6]]) stars to players",
+            (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs"),
+        ),
+        ("award band(1, []) stars to players", (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs")),
+        (
+            "award band(1, [[6, 0], [0, 1]]) stars to players",
+            (7, 21, "CK203", "band minimums must rise strictly"),
+        ),
+        ("let b = [1, fish]", (7, 19, "CK203", "expected a number, got an ingredient type")),
+        ("let b = [[1], 2]", (7, 21, "CK203", "expected a list of numbers, got a number")),
+        (
+            "for p in players:\n    if priority(p) in [1, players]:\n        pass",
+            (8, 33, "CK203", "expected a number, got a list of players"),
+        ),
+        (
+            "award band(1, [fish]) stars to players",
+            (7, 21, "CK203", "expected bands: a list of [minimum, stars] pairs"),
+        ),
+    ],
+)
+def test_a_list_written_out_is_checked(tmp_path, do, expected):
+    assert problems(tmp_path, do) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("let x = [1, 2\n", (1, 13, 1, "unclosed '['")),
+        ("let x = [(1 + 2]\n", (1, 16, 1, "unexpected ']'; expected ')'")),
+        (
+            "let x = players[0]\n",
+            (1, 16, 1, "unexpected '[': a list is written out where a value goes, and is not indexed"),
+        ),
+    ],
+)
+def test_a_list_written_out_has_plain_syntax_problems(text, expected):
+    assert syntax(text) == expected
+
+
+def test_a_list_of_fish_and_cheese_is_of_ingredient_types(tmp_path):
+    assert problems(tmp_path, "for p in players:\n    for t in [fish, cheese]:\n        add 1 to quality(p, t)") == []
+    assert problems(tmp_path, 'for t in course_types:\n    if t in ["fish", "cheese"]:\n        pass') == []
+
+
+def test_bands_of_other_lengths_stop_the_game_with_a_located_message(tmp_path):
+    do = "let b = [[0, 0, 1]]\naward band(1, b) stars to players"
+    with pytest.raises(EvaluationError) as caught:
+        scored(tmp_path, {"under-test": card("under-test", do)}, game())
+    assert str(caught.value) == (
+        f"{tmp_path / 'pack' / 'under-test.yaml'}: card 'under-test' at stage 'critic.rumors': "
+        "bands are [minimum, stars] pairs, not a row of 3"
+    )
+
+
+def test_a_list_written_out_costs_a_step_for_each_item():
+    def steps(do: str) -> int:
+        from critter_kitchen.dsl.compiler import Vocabulary, compile_program
+
+        compiled, found = compile_program(parse_program(do, lambda line, col: (line, col)), Vocabulary())
+        assert found == []
+        return compiled.steps
+
+    # the program (a sequence): 1, let: 1, a list: 1, each number: 1
+    assert steps("let b = 1") == 3
+    assert steps("let b = [1, 2, 3]") == 6
+    assert steps("let b = [[0, 0], [6, 1], [12, 2]]") == 3 + 3 * 3
+
+
+def test_a_list_written_out_reads_as_its_items_and_bands_as_their_steps():
+    def english(do: str) -> list[str]:
+        return program_lines(parse_program(do, lambda line, col: (line, col)))
+
+    assert english("for t in [fish, cheese]:\n    pass") == ["For each t in [fish, cheese]:", "    Nothing happens."]
+    assert english("award band(q, [[0, 0], [6, 1], [12, x + 1]]) stars to p") == [
+        "Give stars equal to the stars for q in the bands [0 stars from 0, 1 star from 6, (x plus 1) stars from 12] "
+        "to p."
+    ]
+    assert english("let k = [\n    1,\n    2]") == ["Let k be [1, 2]."]
+
+
+# card English a player reads without effort
+
+
+def english(do: str) -> list[str]:
+    return program_lines(parse_program(do, lambda line, col: (line, col)))
+
+
+def test_a_clause_is_said_once_where_a_ranking_reads_it_again():
+    spiced = "count(t for t in served(p) if spiced(p, t))"
+    do = f"award 1 star to highest({spiced} for p in players if {spiced} != 0)"
+    assert english(do) == [
+        "Give 1 star to every p in the players with the highest (the number of t in the courses p served such that "
+        "p's t course is spiced) among those where that number is not 0."
+    ]
+
+
+def test_a_reason_reads_as_its_words_with_each_value_said_after_it():
+    assert english('for p in players:\n    award 1 star to p for "{tokens(p, soup)} soup kept"') == [
+        "For each p in the players:",
+        '    Give 1 star to p ("[A] soup kept", where A is p\'s unused soup tokens).',
+    ]
+    assert english(
+        'for t in course_types:\n    award 1 star to players for "best {t} course, {count(players)} cooks"'
+    ) == [
+        "For each t in course_types:",
+        '    Give 1 star to the players ("best [t] course, [A] cooks", where A is the number of items in the players).',
+    ]
+
+
+def test_the_player_who_served_a_meal_reads_as_serving_it():
+    assert english("for m in meals(round3):\n    if player_of(m) == owner:\n        pass") == [
+        "For each m in the meals of round3:",
+        "    If the owner served m:",
+        "        Nothing happens.",
+    ]
+
+
+def test_the_readability_check_flags_a_clause_said_twice_and_a_long_sentence():
+    def flagged(do: str) -> list[str]:
+        return readability_problems(parse_program(do, lambda line, col: (line, col)))
+
+    twice = "let k = count(t for t in served(p) if spiced(p, t)) + count(t for t in served(p) if spiced(p, t))"
+    assert flagged(twice) == [
+        "'the number of t in the courses p served such that p's t course is spiced' said 2 times: "
+        "Let k be (the number of t in the courses p served such that p's t course is spiced) plus "
+        "(the number of t in the courses p served such that p's t course is spiced)."
+    ]
+    long = "if " + " and ".join(f"stars(p) > {i}" for i in range(6)) + ":\n    pass"
+    (problem,) = flagged(long)
+    assert problem.startswith(f"54 words, more than {MAX_SENTENCE_WORDS}: If p's stars so far is more than 0 and ")
+    # the quoted words of a reason are the designer's own, and not counted
+    assert flagged('award 1 star to players for "' + "word " * 60 + '"') == []
+
+
+def test_every_shipped_and_test_card_reads_without_effort():
+    checked = 0
+    for _, load in english_packs():
+        try:
+            ruleset = load_ruleset(load)
+        except InputError:
+            continue  # a pack made to fail (broken-*, a clash)
+        for card in ruleset.cards.values():
+            programs = [e.ast for e in card.effects]
+            programs += [s.ast for s in ruleset.stages if s.card == card.id and s.ast is not None]
+            for program in programs:
+                assert readability_problems(program) == [], f"{card.path}: {card.id}"
+                checked += 1
+    assert checked > 100
+
+
+def test_the_card_english_of_every_test_pack_is_kept():
+    packs = {p.name for p in CARD_TEXTS.iterdir()}
+    assert {"base", "a-la-carte", "critic-cards", "list-literals", "card-stages", "fixtures"} <= packs

@@ -432,7 +432,7 @@ REACH_PYTHON = [
     ("import os", "7:7: CK201 unknown statement 'import'"),
     ("def f():\n    pass", "7:7: CK201 unknown statement 'def'"),
     ("while true:\n    pass", "7:7: CK201 unknown statement 'while'"),
-    ("let x = players[0]", "7:22: CK201 unexpected character '['"),
+    ("let x = players[0]", "7:22: CK201 unexpected '[': a list is written out where a value goes, and is not indexed"),
     ("for p in players:\n    award 1 star to p.name", "8:28: CK201 unexpected character '.'"),
     ('award 1 star to players for "{__import__}"', "7:37: CK202 unknown name '__import__'"),
     ('award 1 star to players for "{players.__class__}"', "7:44: CK201 unexpected character '.'"),

@@ -113,6 +113,13 @@ def test_stars_rise_with_quality_only_when_the_programs_say_so():
     assert proof(more) == (True, True, True)
     tokens = "for m in meals(round3):\n    award meal_tokens(m) stars to player_of(m)"
     assert proof(tokens) == (True, False, False)  # a meal seen by more than its quality: neither proof
+    # a card's own bands written out
+    own = "for m in meals(round3):\n    award band(meal_quality(m), [[0, 0], [6, 1], [12, 3]]) stars to player_of(m)"
+    assert proof(own) == (True, True, True)
+    own_falling = (
+        "for m in meals(round3):\n    award band(meal_quality(m), [[0, 0], [6, 3], [12, 1]]) stars to player_of(m)"
+    )
+    assert proof(own_falling) == (True, True, False)
 
 
 def test_the_cards_in_play_decide_whether_the_meals_are_listed_by_steps(planner_cards):

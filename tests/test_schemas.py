@@ -95,13 +95,22 @@ def pack_folders() -> list[Path]:
     return sorted(f for f in found if BROKEN_DIR not in (f, *f.parents) and not any(f.glob("*.expected")))
 
 
-def card_files() -> dict[Path, dict[str, Any]]:
-    cards = {}
+def pack_yaml_files() -> dict[Path, Any]:
+    """Every YAML or JSON file in a pack folder but pack.yaml: cards, and game records kept there."""
+    found = {}
     for folder in pack_folders():
         for path in sorted(folder.rglob("*")):
             if path.suffix in CARD_SUFFIXES and path.is_file() and path.name != "pack.yaml":
-                cards[path] = yaml.safe_load(path.read_text("utf-8"))
-    return cards
+                found[path] = yaml.safe_load(path.read_text("utf-8"))
+    return found
+
+
+def is_record(data: Any) -> bool:
+    return isinstance(data, dict) and "players" in data  # as the loader tells a record from a card
+
+
+def card_files() -> dict[Path, dict[str, Any]]:
+    return {path: data for path, data in pack_yaml_files().items() if not is_record(data)}
 
 
 def shipped_files() -> dict[str, list[Path]]:
@@ -128,6 +137,7 @@ def shipped_files() -> dict[str, list[Path]]:
     groups["game-record"] = sorted((ROOT / "examples").glob("*.yaml")) + sorted(
         (ROOT / "tests" / "golden").rglob("*.yaml")
     )
+    groups["game-record"] += [path for path, data in pack_yaml_files().items() if is_record(data)]
     return groups
 
 

@@ -70,6 +70,8 @@ def plain(op: Any) -> Node:
         return c._Arith(c._ARITH[op[1]], plain(op[2]), plain(op[3]))
     if kind == "neg":
         return c._Neg(plain(op[1]))
+    if kind == "list":
+        return c._List([plain(item) for item in op[1]])
     if kind == "cmp":
         return c._Compare(c._COMPARE[op[1]], plain(op[2]), plain(op[3]))
     if kind == "in":

@@ -24,7 +24,7 @@ from critter_kitchen.regular import read_regular
 ROOT = Path(__file__).resolve().parent.parent
 GAME = (ROOT / "examples" / "two-players.yaml").read_text("utf-8")
 LIMIT = yamlpos.MAX_BYTES
-CARD = "id: probe\nkind: rumor\nname: Probe\n"
+CARD = "id: probe\nkind: rumor\nname: Probe\neffects:\n  - after: critic.rumors\n    do: pass\n"
 HANG = 60  # seconds before a child process counts as hung; the real cost is well under one
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes and links need a POSIX system")

@@ -32,6 +32,7 @@ RULES = "pack/rules.yaml"
 # Python's backtracking engine takes about 2**40 steps to refuse this name under this pattern.
 REDOS_PATTERN = "^(a+)+$"
 REDOS_NAME = "a" * 40 + "!"
+DOES_SOMETHING = "effects:\n  - after: critic.rumors\n    do: pass\n"  # a card without effects is a problem
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +53,8 @@ def write_pack(schema: object, *, name: str = "A gadget", card: str | None = Non
         f"  gadget:\n    record: cards.gadgets\n    schema: {ref}\n",
         "utf-8",
     )
-    (pack / "gadget.yaml").write_text(card or f"id: gadget\nkind: gadget\nname: {json.dumps(name)}\n", "utf-8")
+    card = card or f"id: gadget\nkind: gadget\nname: {json.dumps(name)}\n"
+    (pack / "gadget.yaml").write_text(card if "effects" in card else card + DOES_SOMETHING, "utf-8")
     (pack / "gadget.schema.json").write_text(schema if isinstance(schema, str) else json.dumps(schema), "utf-8")
     for relative, content in (files or {}).items():
         path = pack / relative
@@ -239,7 +241,7 @@ def test_catastrophic_key_patterns_run_in_linear_time():
     # jsonschema's own 'additionalProperties' matches the 'patternProperties' keys with Python's engine.
     write_pack(
         {
-            "properties": {"id": {}, "kind": {}, "name": {}},
+            "properties": {"id": {}, "kind": {}, "name": {}, "effects": {}},
             "patternProperties": {REDOS_PATTERN: {"type": "integer"}},
             "propertyNames": {"pattern": "^(a|a)*$|^[a-z!]+$"},
             "additionalProperties": False,

@@ -3,7 +3,8 @@
     python tools/regen_golden.py            # every tests/golden/**/*.yaml
     python tools/regen_golden.py RECORD...  # only these records
     python tools/regen_golden.py --check    # report outdated outputs, change nothing
-    python tools/regen_golden.py --cards    # the card texts instead: tests/cards/text/PACK/CARD.txt
+    python tools/regen_golden.py --cards    # the card English instead: tests/cards/text/PACK/CARD.txt
+                                            # (every shipped card and every card of tests/packs)
 
 Use this only after an intentional change to the rules or the card data. A golden
 file is worth something only because its result was checked by hand against the
@@ -25,21 +26,39 @@ GOLDEN = ROOT / "tests" / "golden"
 CARD_TEXTS = ROOT / "tests" / "cards" / "text"
 
 
-def card_texts() -> dict[Path, str]:
-    """What `critter-kitchen cards ID` prints for every shipped card, by its golden text file.
+def english_packs() -> list[tuple[Path, list[Path]]]:
+    """Each pack whose cards' English is kept, with the folders to load for it (on top of the base pack).
 
-    Each pack's cards are shown with the base pack and that pack loaded (packs of cards/
-    need not load together); the base pack's cards with the base pack alone.
+    Every shipped pack (with the base pack alone: packs of cards/ need not load together),
+    and every pack of tests/packs with the packs beside it that it requires. A test pack
+    made to fail (tests/packs/broken-*, a clash) does not load and has no English.
     """
+    from critter_kitchen.loading.resolve import with_requirements
+
+    packs: list[tuple[Path, list[Path]]] = []
+    for pack_file in sorted((ROOT / "cards").rglob("pack.yaml")):
+        folder = pack_file.parent
+        packs.append((folder, [] if folder == ROOT / "cards" / "base" else [folder]))
+    tests = [p.parent for p in sorted((ROOT / "tests" / "packs").rglob("pack.yaml"))]
+    known = [str(p) for p in tests]
+    for folder in tests:
+        packs.append((folder, [Path(p) for p in with_requirements(str(folder), known)]))
+    return packs
+
+
+def card_texts() -> dict[Path, str]:
+    """What `critter-kitchen cards ID` prints for every card of :func:`english_packs`, by its golden text file."""
     from critter_kitchen import load_ruleset
+    from critter_kitchen.errors import InputError
     from critter_kitchen.report.cards import card_text
 
     os.chdir(ROOT)  # card texts name their files relative to the repository
     texts: dict[Path, str] = {}
-    for pack_file in sorted((ROOT / "cards").rglob("pack.yaml")):
-        folder = pack_file.parent
-        is_base = folder == ROOT / "cards" / "base"
-        ruleset = load_ruleset(() if is_base else [folder])
+    for folder, load in english_packs():
+        try:
+            ruleset = load_ruleset(load)
+        except InputError:
+            continue  # a pack made to fail: its problems are validate's golden output
         pack_id = next(c.pack for c in ruleset.cards.values() if Path(c.path).resolve().is_relative_to(folder))
         for card in ruleset.cards.values():
             if card.pack == pack_id:
@@ -64,7 +83,7 @@ def regen_card_texts(check: bool) -> int:
     stale = [p for p in CARD_TEXTS.rglob("*.txt") if p not in expected]
     for path in stale:
         changed += 1
-        print(f"{path.relative_to(ROOT).as_posix()}: no shipped card has this text" + ("" if check else "; removed"))
+        print(f"{path.relative_to(ROOT).as_posix()}: no card has this text" + ("" if check else "; removed"))
         if not check:
             path.unlink()
     if not check and changed:

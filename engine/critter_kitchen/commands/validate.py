@@ -17,7 +17,7 @@ from . import EXIT_INVALID, EXIT_OK, pack_option
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from ..loading.discovery import Walked
@@ -86,7 +86,9 @@ class Checker:
         self.whole: set[str] = set()  # packs already checked in full, by their real place
         below = {name: discovery.packs_below(name) for name in paths if os.path.isdir(name)}
         self.named = {os.path.realpath(p) for walked in below.values() for p in walked.found} | _homes_of(paths)
-        self.homes: dict[str | None, Ruleset | list[Problem]] = {}  # by the pack that holds a record
+        self.given = {os.path.realpath(p) for p in paths}  # a pack's files are its own to report
+        # by the pack that holds a record and the packs the record names
+        self.homes: dict[tuple[str | None, tuple[str, ...]], Ruleset | list[Problem]] = {}
         for name in paths:
             if name in below:
                 problems.extend(self.folder(name, below[name]))
@@ -137,25 +139,56 @@ class Checker:
             return found
         return [p for p in found if os.path.realpath(p.path) == os.path.realpath(name)]
 
-    def chain(self, home: str) -> list[str]:
-        """The pack ``home`` after the packs it requires, among those beside it and those the command line names.
+    def chain(self, home: str, ids: tuple[str, ...] = ()) -> list[str]:
+        """The pack ``home`` after the packs it requires, among those beside it and those the command
+        line names; for a record kept in it, the packs the record names (``ids``) that are among those first.
 
         The working folder is not searched: it may hold anything, and a file's check must not
         cost a walk of all of it. A pack from elsewhere is named with ``--pack``.
         """
         from ..loading.discovery import packs_beside
-        from ..loading.resolve import with_requirements
+        from ..loading.resolve import with_siblings
 
         near = sorted(Path(p) for p in {*map(os.path.realpath, packs_beside(home)), *self.named, home})
-        return with_requirements(str(Path(home)), [str(p) for p in near])
+        return with_siblings(str(Path(home)), ids, [str(p) for p in near])
 
     def chain_problems(self, chain: list[str]) -> list[Problem]:
-        """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one."""
+        """Problems of loading ``chain``; a copy of the base pack in it stands in for the shipped one.
+
+        A problem that loading the chain causes in an installed pack's file (the base pack's, say)
+        is told at the pack being checked, the last of the chain, naming the file it broke: the
+        installed packs are not the checked repository's files, and a report (a GitHub annotation)
+        must not point into them. Where the loader knows the file that caused it, it is told there.
+        """
         try:
             self.resolver.chain(chain)
         except InputError as e:
-            return e.problems
+            return self.at_checked(e.problems, chain[-1]) if chain else e.problems
         return []
+
+    def at_checked(self, problems: list[Problem], pack: str) -> list[Problem]:
+        """``problems``, each one in an installed pack's file put at ``pack``'s pack.yaml instead."""
+        from ..loading.discovery import PACK_FILE, registered_packs, shipped_packs
+
+        def inside(path: str, folders: Iterable[str]) -> bool:
+            real = os.path.realpath(path)
+            return any(real == f or real.startswith(f + os.sep) for f in folders)
+
+        named = [*self.named, *self.given]
+        outside = [p for p in problems if p.path and not inside(p.path, named)]
+        if not outside:
+            return problems
+        installed = [*shipped_packs().values(), *registered_packs()[0].values()]
+        folders = {os.path.realpath(p.folder) for p in installed} - set(named)
+        target = os.path.join(pack, PACK_FILE)
+        moved = []
+        for p in problems:
+            if p.path and not inside(p.path, named) and inside(p.path, folders):
+                message = f"with this pack loaded, {p.location()}: {p.message}"
+                moved.append(Problem(target, 1, 1, message, p.code))
+            else:
+                moved.append(p)
+        return moved
 
     def records_below(self, folder: str) -> tuple[list[Problem], int]:
         """The problems of the game records at or below ``folder``, and how many were checked.
@@ -184,7 +217,7 @@ class Checker:
         """
         from ..loading.discovery import pack_home
         from ..loading.files import record_document
-        from ..loading.records import read_record
+        from ..loading.records import read_record, record_packs
 
         try:
             document = record_document(file, file)
@@ -192,7 +225,11 @@ class Checker:
             return e.problems
         if document is None:
             return None
-        rules = self.home_rules(pack_home(file))
+        try:
+            ids = record_packs(document.data, file)
+        except InputError as e:
+            return e.problems
+        rules = self.home_rules(pack_home(file), ids)
         if isinstance(rules, list):
             return rules
         try:
@@ -201,14 +238,16 @@ class Checker:
             return e.problems
         return []
 
-    def home_rules(self, home: str | None) -> Ruleset | list[Problem]:
-        """The rules for a record in the pack ``home`` (None: in no pack), or why they do not load."""
-        if home not in self.homes:
+    def home_rules(self, home: str | None, ids: tuple[str, ...] = ()) -> Ruleset | list[Problem]:
+        """The rules for a record in the pack ``home`` (None: in no pack) that names the packs
+        ``ids``, found by id among the packs beside ``home`` first; or why they do not load."""
+        key = (home, ids)
+        if key not in self.homes:
             try:
-                self.homes[home] = self.resolver.chain(self.chain(home) if home is not None else [])
+                self.homes[key] = self.resolver.chain(self.chain(home, ids) if home is not None else [])
             except InputError as e:
-                self.homes[home] = e.problems
-        return self.homes[home]
+                self.homes[key] = e.problems
+        return self.homes[key]
 
     def outside(self, name: str) -> tuple[list[Problem], bool]:
         """Problems of a file outside any pack, and whether it is a game record at all.

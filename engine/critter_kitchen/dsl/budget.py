@@ -55,3 +55,7 @@ def over_budget(f: Frame) -> str:
 
 def too_many_awards(f: Frame) -> str:
     return f"{_where(f)}: the effects of this game gave more than {MAX_AWARDS:,} awards"
+
+
+def not_a_band(f: Frame, row: Any) -> str:
+    return f"{_where(f)}: bands are [minimum, stars] pairs, not a row of {len(row)}"

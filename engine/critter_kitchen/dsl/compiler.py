@@ -30,6 +30,7 @@ class CompileProblem:
     pos: n.Pos
     message: str
     code: str
+    unknown: tuple[str, str] | None = None  # (domain, name) of a name its packs do not declare
 
 
 @dataclass
@@ -183,7 +184,9 @@ class _Compiler:
         values = self.vocab.domains.get(domain, ())
         if name not in values:
             code = "CK207" if domain in t.QUOTED_ONLY else "CK202"
-            return self.error(pos, f"unknown {domain} '{name}'{self.hint(name, domain, values)}", code)
+            message = f"unknown {domain} '{name}'{self.hint(name, domain, values)}"
+            self.problems.append(CompileProblem(pos, message, code, (domain, name)))
+            return t.ERROR, UNKNOWN
         return domain, ("const", name)
 
     def hint(self, name: str, domain: str, values: tuple[str, ...]) -> str:
@@ -275,6 +278,29 @@ class _Compiler:
             returns = t.list_of(item_type)
         return returns, ("agg", e.func, source, elem, cond, slot)
 
+    def expr_listof(self, e: n.ListOf, scope: Scope, expected: str | None) -> tuple[str, Op]:
+        """A list written out: its items all of one type, the expected one's if there is one."""
+        if expected == t.BANDS:
+            return self.bands(e, scope)
+        item_type = t.element(expected) if expected is not None else None
+        items: list[Op] = []
+        for item in e.items:
+            typ, op = self.expr(item, scope, item_type)
+            item_type = item_type or typ
+            items.append(op)
+        return t.list_of(item_type or t.ERROR), ("list", tuple(items))
+
+    def bands(self, e: n.ListOf, scope: Scope) -> tuple[str, Op]:
+        """Bands written out, ``[[0, 0], [6, 1]]``: [minimum, stars] rows, the minimums rising when they are numbers."""
+        rows = [row for row in e.items if isinstance(row, n.ListOf) and len(row.items) == 2]
+        if not e.items or len(rows) != len(e.items):
+            return self.error(e.pos, "expected bands: a list of [minimum, stars] pairs")
+        items = tuple(("list", tuple(self.expr(x, scope, t.INT)[1] for x in row.items)) for row in rows)
+        minima = [row.items[0].value for row in rows if isinstance(row.items[0], n.Number)]
+        if len(minima) == len(rows) and minima != sorted(set(minima)):
+            return self.error(e.pos, "band minimums must rise strictly")
+        return t.BANDS, ("list", items)
+
     def expr_binop(self, e: n.BinOp, scope: Scope, expected: str | None) -> tuple[str, Op]:
         _, left = self.expr(e.left, scope, t.INT)
         _, right = self.expr(e.right, scope, t.INT)
@@ -308,6 +334,11 @@ class _Compiler:
         )
 
     def expr_contains(self, e: n.Contains, scope: Scope, expected: str | None) -> tuple[str, Op]:
+        if isinstance(e.collection, n.ListOf) and not self.is_literal(e.item, scope):
+            # `t in [fish, cheese]`: the list's items are of the item's type
+            typ, item = self.expr(e.item, scope)
+            _, coll = self.expr(e.collection, scope, t.list_of(typ))
+            return t.BOOL, ("in", item, coll, e.negated)
         coll_type, coll = self.expr(e.collection, scope)
         item_type = t.element(coll_type)
         if item_type is None and coll_type != t.ERROR:

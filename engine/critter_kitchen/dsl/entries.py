@@ -31,6 +31,7 @@ class Function:
         "reads_params",
         "reads_state",
         "build",
+        "is_phrase",
     )
 
     def __init__(
@@ -49,7 +50,9 @@ class Function:
         reads_state: tuple[str, ...] = (),  # what of STATE its impl reads (rescoring replays what reads none)
         *,
         build: Builder,  # build(build, function, args): its node
+        is_phrase: str = "",  # how ``f(args) == v`` reads, {v} for the value: "{v} served {m}"
     ) -> None:
+        self.is_phrase = is_phrase
         self.name = name
         self.params = params
         self.returns = returns

@@ -62,6 +62,13 @@ class Comprehension(Node):
 
 
 @dataclass(frozen=True)
+class ListOf(Node):
+    """A list written out: ``[1, 2, 3]``, or bands ``[[0, 0], [6, 1]]``."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class BinOp(Node):
     op: str  # + - * // %
     left: Expr
@@ -99,7 +106,7 @@ class Neg(Node):
     operand: Expr
 
 
-Expr = Number | Text | Name | Call | Comprehension | BinOp | Compare | Contains | BoolOp | Not | Neg
+Expr = Number | Text | Name | Call | Comprehension | ListOf | BinOp | Compare | Contains | BoolOp | Not | Neg
 
 
 # Statements

@@ -73,9 +73,9 @@ class _Indentation(PostLex):
                             yield Token.new_borrow_pos(BAD_DEDENT, spaces, token)
             else:
                 yield token
-                if kind == "LPAR":
+                if kind in ("LPAR", "LSQB"):
                     parens += 1
-                elif kind == "RPAR":
+                elif kind in ("RPAR", "RSQB"):
                     parens -= 1
         while len(levels) > 1:
             levels.pop()
@@ -219,12 +219,12 @@ def _check_parentheses(text: str, locate: Locate) -> None:
             continue
         elif ch == "#":
             commented = True
-        elif ch == "(":
+        elif ch in "([":
             depth += 1
             if depth > MAX_DEPTH:
                 fline, fcol = locate(line, col)
                 raise SyntaxProblem(f"parentheses nested more than {MAX_DEPTH} levels deep", fline, fcol)
-        elif ch == ")":
+        elif ch in ")]":
             depth = max(0, depth - 1)
 
 
@@ -241,7 +241,7 @@ def _syntax_problem(e: UnexpectedInput, text: str, locate: Locate) -> SyntaxProb
         if fraction is not None:
             start, number = fraction
             fline, fcol = locate(line, col - (at - start))
-            message = f"numbers are whole; '{number}' has a fraction ('//' divides and rounds down)"
+            message = f"numbers are whole; '{number}' has a fraction{_scaled(number)} ('//' divides and rounds down)"
             return SyntaxProblem(message, fline, fcol, len(number))
         return SyntaxProblem(f"unexpected character {ch!r}", fline, fcol)
     token: Token | None = getattr(e, "token", None)
@@ -265,6 +265,15 @@ def _fraction_at(text: str, at: int) -> tuple[int, str] | None:
     return start, text[start:end]
 
 
+def _scaled(number: str) -> str:
+    """How to multiply by a number with a fraction in whole numbers: '1.5' is ``x * 3 // 2``."""
+    from fractions import Fraction
+
+    ratio = Fraction(number)
+    times = f" * {ratio.numerator}" if ratio.numerator != 1 else ""
+    return f": to multiply by {number}, write 'x{times} // {ratio.denominator}'"
+
+
 def _friendly(token: Token | None, expected: set[str], text: str) -> str:
     kind = token.type if token is not None else "$END"
     value = str(token) if token is not None else ""
@@ -276,8 +285,10 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
         return "write 'elif' for 'else if'"
     if kind == "ASSIGN":
         return "use '==' to compare; '=' only follows 'let NAME'"
-    if "RPAR" in expected and kind in ("_NL", "$END", "_DEDENT"):
-        return "unclosed parenthesis"
+    if expected & {"RPAR", "RSQB"} and kind in ("_NL", "$END", "_DEDENT"):
+        return "unclosed '['" if _last_open(text) == "[" else "unclosed parenthesis"
+    if kind == "LSQB" and "LSQB" not in expected:
+        return "unexpected '[': a list is written out where a value goes, and is not indexed"
     if kind == "NAME" and value not in KEYWORDS and expected & _STATEMENT_STARTS:
         guess = difflib.get_close_matches(value, KEYWORDS, n=1)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
@@ -293,6 +304,26 @@ def _friendly(token: Token | None, expected: set[str], text: str) -> str:
 # The terminals a statement starts with: each statement's first keyword (the grammar names
 # each keyword's terminal by the word in capitals).
 _STATEMENT_STARTS = frozenset(s.keywords[0].upper() for s in STATEMENTS.values())
+
+
+def _last_open(text: str) -> str:
+    """The innermost '(' or '[' that ``text`` leaves open (outside quotes and comments), or ''."""
+    opened: list[str] = []
+    quoted = commented = False
+    for ch in text:
+        if ch == "\n":
+            quoted = commented = False
+        elif commented or (quoted and ch != '"'):
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == "#":
+            commented = True
+        elif ch in "([":
+            opened.append(ch)
+        elif ch in ")]" and opened:
+            opened.pop()
+    return opened[-1] if opened else ""
 
 
 def _previous_word(text: str, token: Token) -> str:
@@ -461,6 +492,12 @@ class _ToAst(Transformer_NonRecursive[Token, n.Node]):
         args = tuple(a for a in rest if isinstance(a, n.Node))
         self.check_depth(args, self.p(name))
         return n.Call(self.p(name), str(name), args)  # type: ignore[arg-type]
+
+    def list_literal(self, c: list[Any]) -> n.ListOf:
+        bracket, *rest = c
+        items = tuple(a for a in rest if isinstance(a, n.Node))
+        self.check_depth(items, self.p(bracket))
+        return n.ListOf(self.p(bracket), items)  # type: ignore[arg-type]
 
     def comprehension(self, c: list[Any]) -> n.Comprehension:
         func, _l, element, _for, var, _in, source, _if, cond, _r = c

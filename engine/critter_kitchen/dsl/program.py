@@ -149,6 +149,8 @@ def build(op: Op) -> Node:
             return nodes.arith_node(build, operator, left, right)
         case ("neg", operand):
             return nodes.neg_node(build, operand)
+        case ("list", items):
+            return nodes.list_node(build, items)
         case ("cmp", operator, left, right):
             return nodes.compare_node(build, _reads, operator, left, right)
         case ("in", item, collection, negated):

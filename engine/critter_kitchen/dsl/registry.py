@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from ..errors import EvaluationError
 from . import run_nodes as nodes
 from . import types as t
-from .budget import FREE_WALK, charge, spend
+from .budget import FREE_WALK, charge, not_a_band, spend
 from .entries import Aggregate, Function, Statement
 
 TYPE_CHECKING = False
@@ -56,6 +57,7 @@ def _fn(
     sees_cards: bool = False,
     reads_params: tuple[str, ...] = (),
     reads_state: tuple[str, ...] = (),
+    is_phrase: str = "",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
@@ -73,6 +75,7 @@ def _fn(
             reads_params,
             reads_state,
             build=nodes.read_node if reads is not None else nodes.call_node,
+            is_phrase=is_phrase,
         )
         return impl
 
@@ -89,6 +92,7 @@ def _attribute(
     *,
     needs_owner: bool = False,
     reads_state: tuple[str, ...] = (),
+    is_phrase: str = "",
 ) -> None:
     """A function that reads an attribute path of its one argument, or of the frame when it has none.
 
@@ -96,7 +100,17 @@ def _attribute(
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
-    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads, reads_state=reads_state)(impl)
+    _fn(
+        name,
+        params,
+        returns,
+        doc,
+        phrase,
+        needs_owner=needs_owner,
+        reads=reads,
+        reads_state=reads_state,
+        is_phrase=is_phrase,
+    )(impl)
 
 
 _attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")
@@ -246,7 +260,15 @@ def _meals(f: Frame, r: str) -> Any:
     return f.game.meals.get(r, ())
 
 
-_attribute("player_of", "m:meal", t.PLAYER, "the player who served meal m", "the player who served {m}", "player")
+_attribute(
+    "player_of",
+    "m:meal",
+    t.PLAYER,
+    "the player who served meal m",
+    "the player who served {m}",
+    "player",
+    is_phrase="{v} served {m}",
+)
 
 
 _attribute("meal_quality", "m:meal", t.INT, "quality of meal m", "the quality of {m}", "quality")
@@ -351,7 +373,10 @@ def _band(f: Frame, x: int, bands: list[list[int]]) -> int:
         charge(f, len(bands))
     # the last band whose minimum x reaches: the first such band from the end
     for k in range(len(bands) - 1, -1, -1):
-        minimum, stars = bands[k]
+        try:
+            minimum, stars = bands[k]
+        except ValueError:  # a list written out in an effect (a parameter's bands were checked as it loaded)
+            raise EvaluationError(not_a_band(f, bands[k])) from None
         if x >= minimum:
             return stars
     return 0
@@ -539,3 +564,5 @@ INSTEAD = {
 }
 
 OPERATOR_NOTES = {"//": "rounds down; dividing by 0 gives 0", "%": "dividing by 0 gives 0"}
+# What the card English says after an operation, so that a player reads how it rounds.
+OPERATOR_AFTER = {"//": ", rounded down"}

@@ -60,7 +60,7 @@ def steps_of(op: Op) -> int:
 
 # The kinds of op (their first field): program.build builds each.
 OP_KINDS = frozenset(
-    ("const", "slot", "param", "call", "agg", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
+    ("const", "slot", "param", "call", "agg", "list", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
     + ("seq", "let", "for", "if", "modify", "award")
 )
 
@@ -381,6 +381,41 @@ class _Neg(Node):
 
 def neg_node(build: Build, operand: Op) -> Node:
     return _Neg(build(operand))
+
+
+class _List(Node):
+    """A list written out, ``[a, b, c]``: its items' values, in order, as a tuple."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Node]) -> None:
+        self.items = items
+
+    def run(self, f: Frame) -> Any:
+        return tuple([item.run(f) for item in self.items])
+
+
+def constant(op: Op) -> tuple[bool, Any]:
+    """Whether ``op`` gives the same value on every run (a constant, or a list of them), and that value."""
+    if op[0] == "const":
+        return True, op[1]
+    if op[0] == "list":
+        values = []
+        for item in op[1]:
+            fixed, value = constant(item)
+            if not fixed:
+                return False, None
+            values.append(value)
+        return True, tuple(values)
+    return False, None
+
+
+def list_node(build: Build, items: tuple[Op, ...]) -> Node:
+    # A list of constants is made once; its steps are still charged on each run (steps_of counts its items).
+    fixed, value = constant(("list", items))
+    if fixed:
+        return _Const(value)
+    return _List([build(item) for item in items])
 
 
 class _CompareReadSlot(Node):

@@ -41,9 +41,14 @@ _SERVES = {
 }
 
 
+BAND_ROWS = "list[list[int]]"  # a list of lists of numbers, as a list written out gives bands
+
+
 def accepts(expected: str, actual: str) -> bool:
     """Whether a value of type ``actual`` may stand where ``expected`` is wanted."""
     if ERROR in (expected, actual) or expected == ANY or expected == actual or (expected, actual) in _SERVES:
+        return True
+    if expected == BANDS and actual == BAND_ROWS:  # each row [minimum, stars]; band() refuses a row of another length
         return True
     e, a = element(expected), element(actual)
     return e is not None and a is not None and accepts(e, a)
@@ -74,5 +79,12 @@ def describe(t: str) -> str:
     """A type in words: ``list[player]`` is 'a list of players'."""
     inner = element(t)
     if inner is not None:
-        return f"a list of {_WORDS.get(inner, (inner, inner + 's'))[1]}"
+        return f"a list of {_plural(inner)}"
     return _WORDS.get(t, (t, t))[0]
+
+
+def _plural(t: str) -> str:
+    inner = element(t)
+    if inner is not None:
+        return f"lists of {_plural(inner)}"
+    return _WORDS.get(t, (t, t + "s"))[1]

@@ -148,6 +148,10 @@ class _Loader:
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
         self.deal_places: dict[str, Any] = {}  # deal number -> key -> the rules file that set it
         self.key_docs: dict[TieBreak, Document] = {}  # each ranking key -> the rules file that wrote it
+        # (domain, name) -> where a pack's rules took the name out (a round, a token kind, a stage),
+        # and that pack: a card of another pack that still names it is told there
+        self.taken_out: dict[tuple[str, str], tuple[Document, tuple[str | int, ...], str]] = {}
+        self.pack_of: dict[str, str] = {}  # file as shown -> its pack's id
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -172,6 +176,8 @@ class _Loader:
                     docs.append((pack, document(source, file, display_path(FsPath(file)))))
                 except InputError as e:
                     self.add(e.problems)
+                else:
+                    self.pack_of[docs[-1][1].path] = pack.id
         kinds = [(pack, doc) for pack, doc in docs if self.is_mapping(doc) and not is_record(doc.data)]
         rules = [(p, d) for p, d in kinds if d.data.get("kind") == RULES_KIND]
         for pack, doc in rules:
@@ -262,7 +268,11 @@ class _Loader:
             if spec.get("single"):
                 self.ruleset.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
+            before = vocabulary(rs, owned=False).domains
             self.declare_parameter(doc, name, spec)
+            for domain, names in vocabulary(rs, owned=False).domains.items():
+                for gone in set(before.get(domain, ())) - set(names):
+                    self.taken_out[(domain, gone)] = (doc, ("parameters", name), pack.id)
         for i, spec in enumerate(data.get("stages", [])):
             self.declare_stage(doc, card, i, spec)
         for i, name in enumerate(data.get("remove_stages", [])):
@@ -285,6 +295,7 @@ class _Loader:
             else:
                 rs.stages = [s for s in rs.stages if s.name != name]
                 rs.removed_stages.add(name)
+                self.taken_out[(t.STAGE, name)] = (doc, ("remove_stages", i), pack.id)
         self.read_ranking(doc, data)
         if "deal" in data:
             merge_deal(rs, data["deal"], doc, self.deal_places)
@@ -482,6 +493,10 @@ class _Loader:
         for i, spec in enumerate(data.get("stages", [])):
             ast = self.parse_dsl(doc, ("stages", i, "do"))
             self.card_stages.append((doc, i, Stage(spec["id"], spec.get("description", ""), card.id, ast)))
+        if not (card.requires or card.parameters or data.get("effects") or data.get("stages")):
+            # a kind that lists requirements (its schema's 'requires') is what its requirements ask
+            message = f"card '{card.id}' does nothing: give it effects, parameters or stages"
+            self.at(doc, ("id",), message, "CK101")
 
     def place_card_stages(self) -> None:
         """Put the stages cards other than rules cards declare into the stage order.
@@ -573,6 +588,10 @@ class _Loader:
     def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
         code, problems = result
         for p in problems:
+            cause = self.taken_out.get(p.unknown) if p.unknown is not None else None
+            if cause is not None and cause[2] != self.pack_of.get(doc.path):
+                self.problems.append(_caused(cause[0], cause[1], doc, p))
+                continue
             self.problems.append(
                 Problem(
                     doc.path,
@@ -728,6 +747,15 @@ def same_quantity(a: Target, b: Target) -> bool:
 def target_text(target: Target) -> str:
     name, args = target
     return f"{name}({', '.join('_' if a is None else str(a) for a in args)})"
+
+
+def _caused(cause: Document, path: tuple[str | int, ...], broken: Document, p: CompileProblem) -> Problem:
+    """A problem that a pack's rules cause in another pack's file (it took out a name that file
+    uses): located where the rules took it out, naming the file it broke and the problem there."""
+    mark = cause.key_mark(path)
+    domain, name = p.unknown or ("", "")
+    message = f"this makes {domain} '{name}' unknown to {broken.path}:{p.pos.line}:{p.pos.column} ({p.message})"
+    return Problem(cause.path, mark.line, mark.column, message, p.code, excerpt=excerpt(cause, mark.line, mark.column))
 
 
 def _unusable(e: OSError | ValueError) -> str:

@@ -174,8 +174,23 @@ def load_order(record_folders: Sequence[str], cli_folders: Sequence[str]) -> lis
 def with_requirements(pack: str, known: Sequence[str]) -> list[str]:
     """The packs among ``known`` (folders on disk, installed or not) that ``pack`` requires,
     their requirements first, then ``pack`` itself: how ``validate`` checks a pack folder."""
+    return with_siblings(pack, (), known)
+
+
+def with_siblings(pack: str, ids: Sequence[str], known: Sequence[str]) -> list[str]:
+    """For a record kept in ``pack`` that names the packs ``ids``: those of ``ids`` that are
+    among ``known`` (the packs beside it, found by their id), each after its requirements,
+    then ``pack`` after its own; each folder once. How ``validate`` checks a record kept in a
+    folder of several packs; an id that none of them has is the installed packs' to serve."""
     by_id = {pid: p for p in known if (pid := pack_id(p)) is not None}
-    return requirement_order(pack, by_id.get)
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in [*(by_id[pid] for pid in ids if pid in by_id), pack]:
+        for folder in requirement_order(start, by_id.get):
+            if os.path.realpath(folder) not in seen:
+                seen.add(os.path.realpath(folder))
+                order.append(folder)
+    return order
 
 
 # rulesets
@@ -248,7 +263,9 @@ class Resolver:
 
         base_id = pack_id(base_pack())
         base = next((p for p in chain if pack_id(p) == base_id), None)
-        return self.load([*self.cli_folders, *(p for p in chain if p != base)], base=base)
+        given = {os.path.realpath(f) for f in self.cli_folders}  # a pack of --pack in the chain loads once
+        rest = [p for p in chain if p != base and os.path.realpath(p) not in given]
+        return self.load([*self.cli_folders, *rest], base=base)
 
     def load(self, folders: Sequence[str], *, base: str | None = None) -> Ruleset:
         """The ruleset of ``folders`` on top of the base pack (or of ``base`` in its place),

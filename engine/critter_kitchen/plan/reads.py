@@ -229,12 +229,17 @@ class _Rising:
             parts = (expr.item, expr.collection)
         elif isinstance(expr, n.Not | n.Neg):
             parts = (expr.operand,)
+        elif isinstance(expr, n.ListOf):
+            parts = expr.items
         else:
             return False
         return all(self.kind(part, env) == CONST for part in parts)
 
     def rising_table(self, table: object) -> bool:
-        """Whether ``table`` is a parameter whose bands list stars never below 0 and never falling."""
+        """Whether ``table`` is a parameter, or bands written out, whose bands list stars never
+        below 0 and never falling."""
+        if isinstance(table, n.ListOf):
+            return _rising_rows(table)
         if not isinstance(table, n.Name) or table.name in self.bound:
             return False
         for params in self.tables:
@@ -257,3 +262,16 @@ class _Rising:
         if isinstance(expr, n.BinOp) and expr.op in ("+", "*"):
             return self.at_least_zero(expr.left) and self.at_least_zero(expr.right)
         return False
+
+
+def _rising_rows(bands: n.ListOf) -> bool:
+    """Bands written out as numbers, ``[[0, 0], [6, 1]]``, whose stars are never below 0 and never fall."""
+    stars: list[int] = []
+    for row in bands.items:
+        if not (isinstance(row, n.ListOf) and len(row.items) == 2):
+            return False
+        minimum, amount = row.items
+        if not (isinstance(minimum, n.Number) and isinstance(amount, n.Number)) or amount.value < 0:
+            return False
+        stars.append(amount.value)
+    return bool(stars) and all(a <= b for a, b in zip(stars, stars[1:], strict=False))

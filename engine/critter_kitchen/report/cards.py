@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dsl.render import expr, program_lines
+from ..dsl.render import expr, program_lines, value_words
 from ..errors import escaped
 from ..model.ruleset import PRIORITY, SHARED, Card, Ruleset
 
@@ -19,6 +19,8 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     out: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack, "path": card.path}
     if "text" in card.data:
         out["text"] = card.data["text"]
+    # beside the card's own text, what its data does in English, as `cards ID` prints it
+    out["english"] = english_lines(card, ruleset)
     if card.requires:
         out["requires"] = list(card.requires)
     if card.parameters:
@@ -45,17 +47,33 @@ def card_text(card: Card, ruleset: Ruleset) -> str:
 
 
 def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
-    """The lines of :func:`card_text` as the card data gives them (escaping keeps a line break on its line)."""
-    lines = [f"{card.name} ({card.id})", f"kind: {card.kind} · pack: {card.pack} · file: {card.path}"]
+    """The lines of :func:`card_text` as the card data gives them (escaping keeps a line break on its line):
+    the card's own text, then what its data does in English, so a designer sees where they disagree."""
+    lines = [f"{card.name} ({card.id})", f"kind: {card.kind} · pack: {card.pack} · file: {card.path}", ""]
     if "text" in card.data:
-        lines += ["", " ".join(str(card.data["text"]).split())]
+        lines.append("Text: " + " ".join(str(card.data["text"]).split()))
+    else:
+        lines.append("Text: none written")
+    return [*lines, "", "In English, from its data:", *english_lines(card, ruleset)]
+
+
+def english_lines(card: Card, ruleset: Ruleset) -> list[str]:
+    """What a card's data does, in English: its requirements, parameters, rules, effects and
+    stages, each part after a blank line."""
+    lines: list[str] = []
     if card.requires:
         lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset)})"]
     if card.parameters:
         lines += ["", "While in play:"]
         for name, value in card.parameters.items():
-            base = ruleset.parameters[name].value if name in ruleset.parameters else None
-            lines.append(f"    {name} = {value} (otherwise {base})")
+            param = ruleset.parameters.get(name)
+            if param is None:
+                lines.append(f"    {name} = {value}")
+                continue
+            shown, base = value_words(param.type, value), value_words(param.type, param.value)
+            lines.append(f"    {name} = {shown} (otherwise {base})")
+    if card.kind == ruleset.rules_kind:
+        lines += _rules_lines(card, ruleset)
     for effect in card.effects:
         lines += ["", f"{_TIMING[effect.timing]} {effect.stage}:"]
         lines += [f"    {line}" for line in program_lines(effect.ast)]
@@ -105,6 +123,35 @@ _ENDINGS = {
     PRIORITY: "the player ahead on the priority track ranks first",
     SHARED: "the players tied for first place share the win; the others are ranked after them",
 }
+
+
+def _rules_lines(card: Card, ruleset: Ruleset) -> list[str]:
+    """What a rules card declares besides its stages, as its data says it."""
+    data = card.data
+    lines: list[str] = []
+    if isinstance(data.get("ingredients"), list):
+        lines += ["", f"Ingredient types: {', '.join(map(str, data['ingredients']))}"]
+    if isinstance(data.get("counters"), list):
+        lines += ["", f"Counters of each player: {', '.join(map(str, data['counters']))}"]
+    kinds = data.get("card_kinds")
+    if isinstance(kinds, dict) and kinds:
+        lines += ["", "Card kinds:"]
+        for kind, spec in kinds.items():
+            about = spec.get("description") if isinstance(spec, dict) else None
+            lines.append(f"    {kind}: {about}" if about else f"    {kind}")
+    params = data.get("parameters")
+    if isinstance(params, dict) and params:
+        lines += ["", "Parameters:"]
+        for name, spec in params.items():
+            param = ruleset.parameters.get(name)
+            value = spec.get("value") if isinstance(spec, dict) and "value" in spec else None
+            shown = value_words(param.type, value) if param is not None and value is not None else str(value)
+            about = param.description if param is not None else ""
+            lines.append(f"    {name} = {shown}" + (f": {about}" if about else ""))
+    removed = data.get("remove_stages")
+    if isinstance(removed, list) and removed:
+        lines += ["", f"Stages removed: {', '.join(map(str, removed))}"]
+    return lines
 
 
 def requirement_note(card: Card, ruleset: Ruleset) -> str:

@@ -292,12 +292,14 @@ def rules_json(rules: Any) -> dict[str, Any]:
 
 def card_entry(card: Any, rules: Any) -> dict[str, Any]:
     """A card for a picker: its name, its printed text (or requirements) and its effects in words."""
-    from ..report.cards import card_text
+    from ..errors import escaped
+    from ..report.cards import english_lines
 
-    lines = card_text(card, rules).split("\n")[2:]  # after the title and the file it came from
-    detail = "\n".join(lines).strip("\n")
+    printed = " ".join(str(card.data.get("text", "")).split())
+    lines = [printed, *english_lines(card, rules)]  # each part of the English after a blank line
+    detail = "\n".join(escaped(line) for line in lines).strip("\n")
     entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack}
-    entry["text"] = " ".join(str(card.data.get("text", "")).split()) or detail.split("\n")[0]
+    entry["text"] = printed or detail.split("\n")[0]
     entry["detail"] = detail
     if card.requires:
         entry["requires"] = list(card.requires)
