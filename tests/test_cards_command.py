@@ -88,5 +88,8 @@ def test_a_card_without_text_says_so(capsys):
         "stars for a challenge meal's quality, as [minimum quality, stars]\n"
     ) in out
     assert (
-        "\nRanking: more stars, then farther along the critic score track, then ahead on the priority track.\n" in out
-    )
+        "\nRanking (higher ranks first; the first key that differs decides):\n"
+        "    more stars: p's stars so far\n"
+        "    farther along the critic score track: p's total critic quality\n\n"
+        "Tied on every key: the player ahead on the priority track ranks first"
+    ) in out
