@@ -197,6 +197,32 @@ def _token_value(f: Frame, p: Player) -> int:
 
 
 _attribute(
+    "left_ingredients",
+    "p:player",
+    t.list_of(t.ITEM),
+    "the ingredients p had left unused at the end of the game, as the record says (none if it does not say)",
+    "the ingredients {p} left unused",
+    "left_ingredients",
+)
+_attribute(
+    "left_spices",
+    "p:player",
+    t.list_of(t.SPICE),
+    "the spices p had left unused at the end of the game, as the record says (none if it does not say)",
+    "the spices {p} left unused",
+    "left_spices",
+)
+_attribute(
+    "left_recorded",
+    "p:player",
+    t.BOOL,
+    "whether the record says what p had left unused at the end of the game",
+    "the record says what {p} left unused",
+    "left_recorded",
+)
+
+
+_attribute(
     "stars",
     "p:player",
     t.INT,
@@ -282,6 +308,9 @@ _attribute(
     "ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients"
 )
 _attribute("ingredient_type", "i:item", t.INGREDIENT, "the type of ingredient i", "the type of {i}", "type")
+_attribute(
+    "ingredient_value", "i:item", t.INT, "the value printed on ingredient i", "the printed value of {i}", "value"
+)
 _attribute(
     "spices_on",
     "i:item",
