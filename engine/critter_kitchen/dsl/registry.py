@@ -88,6 +88,7 @@ def _attribute(
     reads: str,
     *,
     needs_owner: bool = False,
+    reads_params: tuple[str, ...] = (),
     reads_state: tuple[str, ...] = (),
 ) -> None:
     """A function that reads an attribute path of its one argument, or of the frame when it has none.
@@ -96,7 +97,17 @@ def _attribute(
     """
     get = attrgetter(reads)
     impl: Callable[..., Any] = (lambda f, x: get(x)) if params else get
-    _fn(name, params, returns, doc, phrase, needs_owner=needs_owner, reads=reads, reads_state=reads_state)(impl)
+    _fn(
+        name,
+        params,
+        returns,
+        doc,
+        phrase,
+        needs_owner=needs_owner,
+        reads=reads,
+        reads_params=reads_params,
+        reads_state=reads_state,
+    )(impl)
 
 
 _attribute("players", "", t.list_of(t.PLAYER), "every player, in priority order", "the players", "game.players")
@@ -211,6 +222,7 @@ _attribute(
     "the spices p had left unused at the end of the game, as the record says (none if it does not say)",
     "the spices {p} left unused",
     "left_spices",
+    reads_params=("wild_spice",),  # a spice left is one the rules know: rescoring keeps what they know
 )
 _attribute(
     "left_recorded",

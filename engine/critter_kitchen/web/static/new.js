@@ -101,6 +101,7 @@
         }
       }
       const meal = tokens(c.tokens, {courses});
+      if (c.left) meal.left = JSON.parse(JSON.stringify(c.left));  // what was left unused, as imported or planned
       if (Object.keys(courses).length || Object.keys(meal).length > 1) critic[p.name] = meal;
     }
     out.critic_meals = critic;
@@ -148,8 +149,9 @@
         courses[kind] = c && c.token ? {token: c.token} : {value: String((c && c.value) ?? ""), spice: (c && c.spice) || ""};
       }
       const t = {};
-      for (const [k, v] of Object.entries(meal)) if (k !== "courses") t[k] = String(v);
+      for (const [k, v] of Object.entries(meal)) if (k !== "courses" && k !== "left") t[k] = String(v);
       s.critic[key] = {courses, tokens: t};
+      if (meal.left !== undefined) s.critic[key].left = JSON.parse(JSON.stringify(meal.left));
     }
     return s;
   }
@@ -487,6 +489,7 @@
         c.courses[kind] = course.token ? {token: course.token} : {value: String(course.value), spice: course.spice || ""};
       }
       for (const t of R.tokens) if (plan[t]) c.tokens[t] = String(plan[t]);
+      if (plan.left) c.left = plan.left;
       return;
     }
     const mine = S.meals[target][p.key] = {};
