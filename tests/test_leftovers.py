@@ -18,7 +18,6 @@ import pytest
 import yaml
 
 from critter_kitchen import cli, load_ruleset, score_record
-from critter_kitchen.api import packs_for
 from critter_kitchen.loading.records import RecordReader
 from critter_kitchen.model.game import Ingredient
 

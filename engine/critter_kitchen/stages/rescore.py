@@ -210,8 +210,8 @@ def _judge_courses(player: Player, old: Player, own: MealRules, types: tuple[str
     player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if own.unknown_token(k) is None}
     player.serve(_courses(old.courses.values(), own, types, legal))
     if not legal and old.left_spices:  # a spice left that the rules no longer know is dropped too
-        known = (*types, own.wild_spice)
-        player.left_spices = tuple([s for s in old.left_spices if s in known])
+        spices = (*types, own.wild_spice)
+        player.left_spices = tuple([s for s in old.left_spices if s in spices])
 
 
 def _player_copy(old: Player, removed: Collection[str]) -> Player:
