@@ -350,6 +350,23 @@ def import_and_keep(v: Visit, path: Path) -> str:
     return keep_game(v)
 
 
+def test_what_each_player_left_is_kept_when_an_imported_game_is_saved_and_scored(visit, tmp_path):
+    record = yaml.safe_load((EXAMPLES / "two-players.yaml").read_text())
+    first, second = (p["name"] for p in record["players"])
+    left = {"ingredients": [{"type": "wine", "value": 4}, {"type": "fish", "value": 2}], "spices": ["fish"]}
+    record["critic_meals"][first]["left"] = left
+    record["critic_meals"][second]["left"] = {}  # said: nothing left
+    path = tmp_path / "left.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+    game = import_and_keep(visit, path)
+    kept = visit.page.request.get(visit.url + f"api/games/{game}").json()
+    assert kept["record"]["critic_meals"][first]["left"] == left
+    assert kept["record"]["critic_meals"][second]["left"] == {}
+    assert kept["result"] == cli_score(path)  # scored with it: each standing says what was left
+    standings = {s["name"]: s for s in kept["result"]["standings"]}
+    assert (standings[first]["left"], standings[second]["left"]) == (left, {"ingredients": [], "spices": []})
+
+
 def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
     rematch = yaml.safe_load((EXAMPLES / "two-players.yaml").read_text())
     rematch["players"].reverse()  # Ben ahead on the priority track this time
