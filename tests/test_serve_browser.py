@@ -361,10 +361,42 @@ def test_what_each_player_left_is_kept_when_an_imported_game_is_saved_and_scored
     game = import_and_keep(visit, path)
     kept = visit.page.request.get(visit.url + f"api/games/{game}").json()
     assert kept["record"]["critic_meals"][first]["left"] == left
-    assert kept["record"]["critic_meals"][second]["left"] == {}
+    nothing = {"ingredients": [], "spices": []}  # as the pad writes `left: {}`: the same record
+    assert kept["record"]["critic_meals"][second]["left"] == nothing
     assert kept["result"] == cli_score(path)  # scored with it: each standing says what was left
     standings = {s["name"]: s for s in kept["result"]["standings"]}
-    assert (standings[first]["left"], standings[second]["left"]) == (left, {"ingredients": [], "spices": []})
+    assert (standings[first]["left"], standings[second]["left"]) == (left, nothing)
+
+
+def test_what_a_player_left_is_typed_checked_at_its_field_and_kept(visit):
+    page = visit.page
+    page.goto(visit.url + "new")
+    page.wait_for_selector('[data-where="players[0].name"]')
+    page.click("#start-over")
+    page.set_input_files("#import", str(EXAMPLES / "two-players.yaml"))
+    expect(visit.field("players[0].name")).to_have_value("Ana")
+    page.click("#steps [data-step=meals]")
+    page.click('#who button:has-text("Ana")')
+    left = page.locator("[data-player]:not([hidden]) details.left")
+    left.locator("summary").click()
+    left.locator("button", has_text="Record what was left").click()
+    left.locator("button", has_text="+ ingredient").click()
+    at = "critic_meals.Ana.left"
+    visit.field(f"{at}.ingredients[0].type").select_option("wine")
+    visit.field(f"{at}.ingredients[0].value").fill("0")
+    message = page.locator(f'.err[data-for="{at}.ingredients[0].value"]')
+    expect(message).to_have_text("expected a positive whole number up to 1000000, got 0")
+    visit.field(f"{at}.ingredients[0].value").fill("4")
+    left.locator("button", has_text="+ spice").click()
+    visit.field(f"{at}.spices[0]").select_option("fish")
+    visit.legal()
+    game = keep_game(visit)
+    kept = page.request.get(visit.url + f"api/games/{game}").json()
+    assert kept["record"]["critic_meals"]["Ana"]["left"] == {
+        "ingredients": [{"type": "wine", "value": 4}],
+        "spices": ["fish"],
+    }
+    assert "left" not in kept["record"]["critic_meals"]["Ben"]  # not recorded for Ben
 
 
 def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
