@@ -111,14 +111,28 @@ AWARDS = [  # best course in course order: carrot, fish, cheese
         "reason": "pickled leftovers worth 17",
     },
 ]
+# What Ana left, as a result says it: in one order whatever the record's (ingredients by type
+# in the rules' order, then value; spices by type, the wild spice last).
 ANA_LEFT = {
     "ingredients": [
-        {"type": "wine", "value": 4},
-        {"type": "fish", "value": 2},
         {"type": "carrot", "value": 5},
+        {"type": "fish", "value": 2},
+        {"type": "wine", "value": 4},
         {"type": "bread", "value": 6},
     ],
     "spices": ["fish", "allspice"],
+}
+BEN_LEFT = {
+    "ingredients": [
+        {"type": "fish", "value": 8},
+        {"type": "cheese", "value": 7},
+        {"type": "mushroom", "value": 2},
+        {"type": "meat", "value": 2},
+        {"type": "meat", "value": 3},
+        {"type": "wine", "value": 9},
+        {"type": "bread", "value": 1},
+    ],
+    "spices": [],
 }
 
 
@@ -154,15 +168,13 @@ def test_the_standings_carry_what_was_left_where_the_record_says_it(capsys, tmp_
     path.write_text(GAME)
     left = {s["name"]: s.get("left") for s in score_json(capsys, path)["standings"]}
     assert left["Ana"] == ANA_LEFT
-    assert left["Ben"] == {
-        "ingredients": yaml.safe_load(GAME)["critic_meals"]["Ben"]["left"]["ingredients"],
-        "spices": [],
-    }
+    assert left["Ben"] == BEN_LEFT
     assert left["Cy"] is None  # not recorded: no key
 
 
 def test_both_reading_paths_read_what_was_left(ruleset):
     data = yaml.safe_load(GAME)
+    data["critic_meals"]["Ana"]["left"]["spices"].reverse()  # [allspice, fish]: read in one order all the same
     games = [RecordReader(ruleset, "game.yaml", plain=plain).read(data) for plain in (True, False)]
     for game in games:
         ana, ben, cy = game.players
@@ -214,7 +226,7 @@ def test_what_was_left_unrecorded_is_nothing_and_not_recorded(capsys, tmp_path):
     left = {s["name"]: s.get("left") for s in result["standings"]}
     assert left == {
         "Ana": {"ingredients": [], "spices": []},
-        "Ben": {"ingredients": [], "spices": ["allspice", "meat"]},
+        "Ben": {"ingredients": [], "spices": ["meat", "allspice"]},  # by type, the wild spice last
         "Cy": None,
     }
 

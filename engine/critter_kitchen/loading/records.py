@@ -265,9 +265,12 @@ def _plain_left(
     ``value`` plainly lists well-formed ones, else None."""
     if type(value) is not dict:
         return None
+    for key in value:
+        if key not in LEFT_KEYS:
+            return None
     items = value.get("ingredients", [])
     spices = value.get("spices", [])
-    if len(value) != ("ingredients" in value) + ("spices" in value) or type(items) is not list:
+    if type(items) is not list:
         return None
     ingredients = []
     for item in items:
@@ -283,6 +286,17 @@ def _plain_left(
         if type(spice) is not str or (spice not in types and spice != wild_spice):
             return None
     return tuple(ingredients), tuple(spices)
+
+
+def _left_in_order(
+    ingredients: Iterable[Ingredient], spices: Iterable[str], types: tuple[str, ...]
+) -> tuple[tuple[Ingredient, ...], tuple[str, ...]]:
+    """What a player left, in one order whatever order the record lists it in: ingredients by
+    type (the ruleset's order), then value; spices by type, the wild spice last."""
+    place = {kind: i for i, kind in enumerate(types)}
+    last = len(types)
+    ordered = sorted(ingredients, key=lambda i: (place.get(i.type, last), i.value))
+    return tuple(ordered), tuple(sorted(spices, key=lambda s: (place.get(s, last), s)))
 
 
 def _served(
@@ -1014,7 +1028,8 @@ class RecordReader:
             if left is not None:
                 self.keys(left, LEFT_KEYS, where / LEFT)
                 ingredients, spices = self.items_held(left, params["wild_spice"], where / LEFT)
-                player.leave(tuple(Ingredient(kind, value) for kind, value in ingredients), spices)
+                held = (Ingredient(kind, value) for kind, value in ingredients)
+                player.leave(*_left_in_order(held, spices, self.rs.ingredient_types))
 
     def items_held(
         self, data: dict[str, Any], wild_spice: str, where: Where
@@ -1059,9 +1074,10 @@ class RecordReader:
             return None
         left = None
         if LEFT in value:
-            left = _plain_left(value[LEFT], self.types, rules.wild_spice)
-            if left is None:
+            read = _plain_left(value[LEFT], self.types, rules.wild_spice)
+            if read is None:
                 return None
+            left = _left_in_order(read[0], read[1], self.rs.ingredient_types)
         checked = self.courses_checked.get(id(rules))
         if checked is None:
             checked = self.courses_checked[id(rules)] = {}
