@@ -359,6 +359,8 @@ def test_plan_format_record_says_what_the_meal_leaves(capsys, tmp_path):
         "bisque": 0,
         "left": {"ingredients": [{"type": "fish", "value": 2}], "spices": ["cheese"]},
     }
+    code, out, err = run(capsys, "plan", str(pantry), "--pack", str(PACK))
+    assert (code, err, out.splitlines()[-1]) == (0, "", "  left: fish 2, cheese spice")
 
 
 # the balance lab

@@ -327,6 +327,7 @@ def test_command_plans_the_critic_meal(tmp_path, capsys):
         "  cheese: cheese 6 + allspice spice -> quality 12\n"
         "  mushroom: mushroom 4 -> quality 4\n"
         "  tokens kept: 1 bisque\n"
+        "  left: nothing\n"
     )
     status, out, _ = run_plan(capsys, str(tmp_path / "ana.yaml"), "--format", "record")
     assert out.startswith("critic_meals:\n  Ana:\n    courses:\n      carrot:\n        value: 5\n")

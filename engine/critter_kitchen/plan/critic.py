@@ -103,6 +103,9 @@ def critic_text(plan: CriticPlan) -> str:
         )
     kept = [f"{n} {name}" for name, n in plan.tokens.items() if n]
     lines.append(f"  tokens kept: {', '.join(kept) if kept else 'none'}")
+    ingredients, spices = critic_left(q.ingredients, q.spices, plan.courses.values())
+    left = [f"{kind} {value}" for kind, value in ingredients] + [f"{s} spice" for s in spices]
+    lines.append(f"  left: {', '.join(left) if left else 'nothing'}")
     return "\n".join(lines)
 
 
