@@ -483,3 +483,19 @@ def test_without_the_card_that_made_it_wild_a_spice_left_is_dropped_by_both_path
         without = paired.rescored_without(rs, record, game.game, "pepper-season")
         assert [(a.player, a.stars) for a in without.awards if a.card == "thrifty-pickler"] == [("Ana", 1)], fast
     assert record["critic_meals"]["Ana"]["left"] == {"spices": ["pepper", "fish"]}  # the record is unchanged
+
+
+def test_the_record_schema_takes_what_was_left_and_refuses_a_spice_on_a_left_ingredient():
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((ROOT / "schemas" / "game-record.schema.json").read_text())
+    check = Draft202012Validator(schema)
+    assert list(check.iter_errors(yaml.safe_load(GAME))) == []
+    assert list(check.iter_errors(yaml.safe_load(LEDGER))) == []
+    bad = yaml.safe_load(GAME)
+    bad["critic_meals"]["Ana"]["left"]["ingredients"][0]["spice"] = "wine"
+    bad["critic_meals"]["Ben"]["left"]["pantry"] = []
+    assert sorted(e.json_path for e in check.iter_errors(bad)) == [
+        "$.critic_meals.Ana.left.ingredients[0]",
+        "$.critic_meals.Ben.left",
+    ]
