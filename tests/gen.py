@@ -110,6 +110,12 @@ def critic_meal(draw, values: list[int]) -> dict:
         count = draw(st.sampled_from([None, 0, 0, 1, 1, 2]))
         if count is not None:
             meal[token] = count
+    if draw(st.integers(0, 3)) == 0:  # what the player left unused, sometimes recorded
+        left = st.fixed_dictionaries({"type": st.sampled_from(TYPES), "value": st.sampled_from(values)})
+        meal["left"] = {
+            "ingredients": draw(st.lists(left, max_size=4)),
+            "spices": draw(st.lists(st.sampled_from([*TYPES, "allspice"]), max_size=2)),
+        }
     return meal
 
 

@@ -80,4 +80,11 @@ def score_record(record: dict, challenges: dict[str, list[str]]) -> dict:
     standings = [
         {"rank": i + 1, "name": n, "stars": stars[n], "critic_quality": quality[n]} for i, n in enumerate(order)
     ]
+    for standing in standings:  # what a player left unused scores nothing; it is said where recorded
+        left = plates[standing["name"]].get("left")
+        if left is not None:
+            standing["left"] = {
+                "ingredients": sorted(left.get("ingredients", []), key=lambda i: (TYPES.index(i["type"]), i["value"])),
+                "spices": sorted(left.get("spices", []), key=lambda s: TYPES.index(s) if s in TYPES else len(TYPES)),
+            }
     return {"winner": order[0], "standings": standings, "stage_stars": stage_stars}

@@ -329,10 +329,12 @@ def varied(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         parent = data
         for part in path[:-1]:
             parent = parent[part]
+        # a copy of the odd value: a shared {} or [] changed by the next change could hold itself
+        odd = copy.deepcopy(rng.choice(ODD_VALUES))
         if isinstance(parent[path[-1]], dict) and rng.random() < 0.5:
-            parent[path[-1]][rng.choice(["soup", "spice", "x", "fish", "token", "value"])] = rng.choice(ODD_VALUES)
+            parent[path[-1]][rng.choice(["soup", "spice", "x", "fish", "token", "value"])] = odd
         else:
-            parent[path[-1]] = rng.choice(ODD_VALUES)
+            parent[path[-1]] = odd
     return data
 
 

@@ -327,6 +327,7 @@ def test_command_plans_the_critic_meal(tmp_path, capsys):
         "  cheese: cheese 6 + allspice spice -> quality 12\n"
         "  mushroom: mushroom 4 -> quality 4\n"
         "  tokens kept: 1 bisque\n"
+        "  left: nothing\n"
     )
     status, out, _ = run_plan(capsys, str(tmp_path / "ana.yaml"), "--format", "record")
     assert out.startswith("critic_meals:\n  Ana:\n    courses:\n      carrot:\n        value: 5\n")
@@ -407,16 +408,24 @@ def ana_outcome(record: dict, ruleset) -> tuple[int, int]:
     return ana.stars, ana.critic_quality
 
 
-def critic_brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int]:
+def all_left(pantry: dict) -> dict:
+    """The record's ``left`` of a player who served none of the pantry."""
+    items = pantry["pantry"]
+    return {"ingredients": [dict(i) for i in items["ingredients"]], "spices": list(items["spices"])}
+
+
+def critic_brute_force(pantry: dict, ruleset, challenges: list[str], *, left: bool = False) -> tuple[int, int]:
     """The best (stars, critic quality) over every critic meal: each ingredient as its type's course
-    or not, each spice on any ingredient or not, each token as a course (where allowed) or kept."""
+    or not, each spice on any ingredient or not, each token as a course (where allowed) or kept.
+    ``left``: each meal's record says what the player left unused (the pantry items not served)."""
     params = rule_parameters(ruleset, [ruleset.cards[pantry["cards"]["critic"]]])
     items = pantry["pantry"]
     ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
     spices = items["spices"]
     courses = list(params["course_types"])
     tokens = [name for name in ("soup", "bisque") for _ in range(items[name])]
-    baseline = ana_outcome(critic_record(pantry, challenges, None), ruleset)[0]
+    nothing = {"courses": {}, "left": all_left(pantry)} if left else None
+    baseline = ana_outcome(critic_record(pantry, challenges, nothing), ruleset)[0]
     best = None
     seen: set[str] = set()
     for served in itertools.product((False, True), repeat=len(ingredients)):
@@ -445,6 +454,10 @@ def critic_brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[in
                     for name in ("soup", "bisque")
                 }
                 meal = {"courses": meal_courses, **kept}
+                if left:
+                    unserved = [{"type": k, "value": v} for (k, v), s in zip(ingredients, served, strict=True) if not s]
+                    unused = [sp for sp, at in zip(spices, spice_on, strict=True) if at == len(ingredients)]
+                    meal["left"] = {"ingredients": unserved, "spices": unused}
                 text = json.dumps(meal, sort_keys=True)
                 if text in seen:
                     continue
@@ -459,14 +472,15 @@ def critic_brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[in
     return best
 
 
-def critic_planned(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int]:
+def critic_planned(pantry: dict, ruleset, challenges: list[str], *, left: bool = False) -> tuple[int, int]:
     from critter_kitchen.plan.critic import critic_record as planned_record
     from critter_kitchen.plan.critic import plan_critic
 
     plan = plan_critic(question(pantry, ruleset))
     assert plan.optimal
     record = critic_record(pantry, challenges, planned_record(plan)["critic_meals"]["Ana"])
-    baseline = ana_outcome(critic_record(pantry, challenges, None), ruleset)[0]
+    nothing = {"courses": {}, "left": all_left(pantry)} if left else None
+    baseline = ana_outcome(critic_record(pantry, challenges, nothing), ruleset)[0]
     stars, quality = ana_outcome(record, ruleset)  # legal as a record, and scores as planned
     assert (stars - baseline, quality) == (plan.stars, plan.critic_quality)
     return plan.stars, plan.critic_quality

@@ -127,6 +127,54 @@ COURSE_SHAPES: list[Any] = [
 ]
 
 
+# What a player left unused (a critic meal's ``left``), well formed or not.
+LEFT_SHAPES: list[Any] = [
+    None,
+    {},
+    [],
+    "fish",
+    {"ingredients": None},
+    {"ingredients": []},
+    {"spices": []},
+    {"ingredients": [{"type": "fish", "value": 3}, {"value": 2, "type": "wine"}], "spices": ["fish", "allspice"]},
+    {"spices": ["fish"], "ingredients": [{"type": "fish", "value": 3}]},
+    {"ingredients": [{"type": "fish", "value": 3, "spice": "fish"}]},
+    {"ingredients": [{"type": "fish"}]},
+    {"ingredients": [{"type": "fosh", "value": 2}]},
+    {"ingredients": [{"type": "fish", "value": True}]},
+    {"ingredients": [{"type": "fish", "value": 0}]},
+    {"ingredients": {"type": "fish", "value": 3}},
+    {"spices": "fish"},
+    {"spices": ["nutmeg"]},
+    {"spices": [None]},
+    {"x": 1},
+    {"ingredients": [], "spices": [], "x": []},
+]
+
+
+@pytest.mark.parametrize("left", LEFT_SHAPES)
+def test_what_was_left_reads_as_the_detailed_checks_read_it(held_rules: Ruleset, left: Any) -> None:
+    meal = {"courses": {"fish": {"value": 3}}, "soup": 1, "left": left}
+    read_both_ways(held_rules, critic_game(meal, {"left": left}))
+
+
+def test_the_plain_path_reads_what_was_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A well-formed ``left`` is read by the plain path alone, as the detailed checks read it."""
+    rules = load_ruleset()
+    left = {"ingredients": [{"type": "wine", "value": 4}, {"type": "fish", "value": 2}], "spices": ["fish", "allspice"]}
+    data = critic_game({"courses": {"fish": {"value": 3}}, "left": left}, {"left": {}})
+    detailed = snapshot(RecordReader(rules, "game", plain=False).read(copy.deepcopy(data)))
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the detailed checks were asked")
+
+    monkeypatch.setattr(RecordReader, "critic_meal", refused)
+    game = RecordReader(rules, "game").read(copy.deepcopy(data))
+    assert snapshot(game) == detailed
+    assert [len(p.left_ingredients) for p in game.players] == [2, 0]
+    assert [p.left_recorded for p in game.players] == [True, True]
+
+
 @pytest.mark.parametrize("meal", MEAL_SHAPES)
 def test_odd_challenge_meals_read_as_the_detailed_checks_read_them(held_rules: Ruleset, meal: Any) -> None:
     data = critic_game({}, {})

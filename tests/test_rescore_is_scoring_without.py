@@ -110,6 +110,14 @@ def random_record(rs, rng: random.Random) -> dict:
                     if meal is not None:
                         record["challenge_meals"].setdefault(rnd, {}).setdefault(name, {})[card.id] = meal
         record["critic_meals"][name] = _critic_meal(rs, rng, params, values)
+        if rng.random() < 0.5:  # what the player left unused, said in half the meals
+            record["critic_meals"][name]["left"] = {
+                "ingredients": [
+                    {"type": rng.choice(rs.ingredient_types), "value": rng.choice(values)}
+                    for _ in range(rng.randint(0, 6))
+                ],
+                "spices": [rng.choice([*rs.ingredient_types, params["wild_spice"]]) for _ in range(rng.randint(0, 2))],
+            }
     return record
 
 

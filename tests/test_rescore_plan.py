@@ -38,6 +38,7 @@ LOADABLE = [
     "critic-cards",
     "fixtures",
     "lab",
+    "leftovers",
     "no-hold",
     "order-free",
     "planner-cards",

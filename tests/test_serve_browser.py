@@ -365,6 +365,56 @@ def import_and_keep(v: Visit, path: Path) -> str:
     return keep_game(v)
 
 
+def test_what_each_player_left_is_kept_when_an_imported_game_is_saved_and_scored(visit, tmp_path):
+    record = yaml.safe_load((EXAMPLES / "two-players.yaml").read_text())
+    first, second = (p["name"] for p in record["players"])
+    left = {"ingredients": [{"type": "wine", "value": 4}, {"type": "fish", "value": 2}], "spices": ["fish"]}
+    record["critic_meals"][first]["left"] = left
+    record["critic_meals"][second]["left"] = {}  # said: nothing left
+    path = tmp_path / "left.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+    game = import_and_keep(visit, path)
+    kept = visit.page.request.get(visit.url + f"api/games/{game}").json()
+    assert kept["record"]["critic_meals"][first]["left"] == left
+    nothing = {"ingredients": [], "spices": []}  # as the pad writes `left: {}`: the same record
+    assert kept["record"]["critic_meals"][second]["left"] == nothing
+    assert kept["result"] == cli_score(path)  # scored with it: each standing says what was left
+    standings = {s["name"]: s for s in kept["result"]["standings"]}
+    in_order = {"ingredients": left["ingredients"][::-1], "spices": ["fish"]}  # results list them by type
+    assert (standings[first]["left"], standings[second]["left"]) == (in_order, nothing)
+
+
+def test_what_a_player_left_is_typed_checked_at_its_field_and_kept(visit):
+    page = visit.page
+    page.goto(visit.url + "new")
+    page.wait_for_selector('[data-where="players[0].name"]')
+    page.click("#start-over")
+    page.set_input_files("#import", str(EXAMPLES / "two-players.yaml"))
+    expect(visit.field("players[0].name")).to_have_value("Ana")
+    page.click("#steps [data-step=meals]")
+    page.click('#who button:has-text("Ana")')
+    left = page.locator("[data-player]:not([hidden]) details.left")
+    left.locator("summary").click()
+    left.locator("button", has_text="Record what was left").click()
+    left.locator("button", has_text="+ ingredient").click()
+    at = "critic_meals.Ana.left"
+    visit.field(f"{at}.ingredients[0].type").select_option("wine")
+    visit.field(f"{at}.ingredients[0].value").fill("0")
+    message = page.locator(f'.err[data-for="{at}.ingredients[0].value"]')
+    expect(message).to_have_text("expected a positive whole number up to 1000000, got 0")
+    visit.field(f"{at}.ingredients[0].value").fill("4")
+    left.locator("button", has_text="+ spice").click()
+    visit.field(f"{at}.spices[0]").select_option("fish")
+    visit.legal()
+    game = keep_game(visit)
+    kept = page.request.get(visit.url + f"api/games/{game}").json()
+    assert kept["record"]["critic_meals"]["Ana"]["left"] == {
+        "ingredients": [{"type": "wine", "value": 4}],
+        "spices": ["fish"],
+    }
+    assert "left" not in kept["record"]["critic_meals"]["Ben"]  # not recorded for Ben
+
+
 def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
     rematch = yaml.safe_load((EXAMPLES / "two-players.yaml").read_text())
     rematch["players"].reverse()  # Ben ahead on the priority track this time

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from critter_kitchen import cli, load_ruleset
@@ -12,6 +14,9 @@ from critter_kitchen.simulate import paired
 from critter_kitchen.simulate.deal import DealModel
 from critter_kitchen.simulate.game import Setup, play
 from critter_kitchen.stages.runner import score_game
+
+# cards that read what each player left unused: the lab's records say it
+LEFTOVERS = str(Path(__file__).resolve().parent / "packs" / "leftovers")
 
 
 def report_json(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -23,7 +28,13 @@ def report_json(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 @pytest.mark.parametrize(
     ("packs", "players", "games", "effort"),
-    [((), 4, 4, "fast"), ((), 5, 12, "quick"), (("a-la-carte",), 4, 3, "fast"), (("a-la-carte",), 6, 10, "quick")],
+    [
+        ((), 4, 4, "fast"),
+        ((), 5, 12, "quick"),
+        (("a-la-carte",), 4, 3, "fast"),
+        (("a-la-carte",), 6, 10, "quick"),
+        ((LEFTOVERS,), 4, 12, "quick"),
+    ],
 )
 def test_the_report_is_the_same_with_the_fast_rescoring_and_the_plain_path(
     capsys: pytest.CaptureFixture[str],
@@ -43,7 +54,7 @@ def test_the_report_is_the_same_with_the_fast_rescoring_and_the_plain_path(
     assert fast == plain
 
 
-@pytest.mark.parametrize("packs", [(), ("a-la-carte",)])
+@pytest.mark.parametrize("packs", [(), ("a-la-carte",), (LEFTOVERS,)])
 def test_every_card_rescored_both_ways_gives_the_same_stars_and_winner(
     monkeypatch: pytest.MonkeyPatch, packs: tuple[str, ...]
 ) -> None:

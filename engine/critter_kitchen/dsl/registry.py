@@ -91,6 +91,7 @@ def _attribute(
     reads: str,
     *,
     needs_owner: bool = False,
+    reads_params: tuple[str, ...] = (),
     reads_state: tuple[str, ...] = (),
     is_phrase: str = "",
 ) -> None:
@@ -108,6 +109,7 @@ def _attribute(
         phrase,
         needs_owner=needs_owner,
         reads=reads,
+        reads_params=reads_params,
         reads_state=reads_state,
         is_phrase=is_phrase,
     )(impl)
@@ -211,6 +213,33 @@ def _token_value(f: Frame, p: Player) -> int:
 
 
 _attribute(
+    "left_ingredients",
+    "p:player",
+    t.list_of(t.ITEM),
+    "the ingredients p had left unused at the end of the game, as the record says (none if it does not say)",
+    "the ingredients {p} left unused",
+    "left_ingredients",
+)
+_attribute(
+    "left_spices",
+    "p:player",
+    t.list_of(t.SPICE),
+    "the spices p had left unused at the end of the game, as the record says (none if it does not say)",
+    "the spices {p} left unused",
+    "left_spices",
+    reads_params=("wild_spice",),  # a spice left is one the rules know: rescoring keeps what they know
+)
+_attribute(
+    "left_recorded",
+    "p:player",
+    t.BOOL,
+    "whether the record says what p had left unused at the end of the game",
+    "the record says what {p} left unused",
+    "left_recorded",
+)
+
+
+_attribute(
     "stars",
     "p:player",
     t.INT,
@@ -304,6 +333,9 @@ _attribute(
     "ingredients", "m:meal", t.list_of(t.ITEM), "the ingredients of meal m", "the ingredients of {m}", "ingredients"
 )
 _attribute("ingredient_type", "i:item", t.INGREDIENT, "the type of ingredient i", "the type of {i}", "type")
+_attribute(
+    "ingredient_value", "i:item", t.INT, "the value printed on ingredient i", "the printed value of {i}", "value"
+)
 _attribute(
     "spices_on",
     "i:item",

@@ -21,7 +21,7 @@ SPICE = "spice"  # a spice type (named by its ingredient type) or the wild spice
 ENUMS = (INGREDIENT, ROUND, STAGE, COUNTER, TOKEN, CARD, CARD_NAME, SPICE)
 # Card ids and names are quoted where a card is expected; elsewhere a bare name is never one.
 QUOTED_ONLY = (CARD, CARD_NAME)
-ITEM = "item"  # one ingredient of a challenge meal
+ITEM = "item"  # one ingredient: of a challenge meal, or one a player left unused
 ANY = "any"
 ERROR = "?"  # the type of an expression that already has a reported problem
 
@@ -70,7 +70,7 @@ _WORDS = {
     CARD: ("a card id", "card ids"),
     CARD_NAME: ("a card name", "card names"),
     SPICE: ("a spice", "spices"),
-    ITEM: ("an ingredient of a meal", "meal ingredients"),
+    ITEM: ("an ingredient", "ingredients"),
     ANY: ("anything", "anything"),
 }
 

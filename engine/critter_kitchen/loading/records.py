@@ -39,6 +39,9 @@ CHALLENGES = "challenges"  # the record's cards.challenges: Challenge cards by r
 TOP_KEYS = ("packs", "players", "cards", "challenge_meals", "critic_meals")
 MAX_PACKS = 64  # packs one record may name
 PLAYER_KEYS = ("name", "kept", "counters")
+LEFT = "left"  # under a critic meal: the ingredients and spices a player had left unused
+LEFT_KEYS = ("ingredients", "spices")
+CRITIC_MEAL_KEYS = ("courses", LEFT)  # a critic meal's keys other than its token counts
 AUTOMATED_KEYS = ("stars", "critic_quality")
 
 
@@ -243,16 +246,57 @@ def _plain_spice_names(spice: Any) -> tuple[str, ...] | None:
     return tuple(spice)
 
 
-def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: str) -> dict[str, int] | None:
-    """The token counts of a meal (every key but ``skip``) when all are well formed, else None."""
+def _plain_tokens(data: dict[str, Any], values: dict[str, int], skip: tuple[str, ...]) -> dict[str, int] | None:
+    """The token counts of a meal (every key but those in ``skip``) when all are well formed, else None."""
     tokens = {}
     for key, n in data.items():
-        if key == skip:
+        if key in skip:
             continue
         if key not in values or type(n) is not int or not 0 <= n <= MAX_VALUE:
             return None
         tokens[key] = n
     return tokens
+
+
+def _plain_left(
+    value: Any, types: frozenset[str], wild_spice: str
+) -> tuple[tuple[Ingredient, ...], tuple[str, ...]] | None:
+    """What a player had left (ingredients of ``type`` and ``value`` only, and spices) when
+    ``value`` plainly lists well-formed ones, else None."""
+    if type(value) is not dict:
+        return None
+    for key in value:
+        if key not in LEFT_KEYS:
+            return None
+    items = value.get("ingredients", [])
+    spices = value.get("spices", [])
+    if type(items) is not list:
+        return None
+    ingredients = []
+    for item in items:
+        if type(item) is not dict or len(item) != 2:
+            return None
+        kind, number = item.get("type"), item.get("value")
+        if type(kind) is not str or kind not in types or type(number) is not int or not 0 < number <= MAX_VALUE:
+            return None
+        ingredients.append(Ingredient(kind, number))
+    if type(spices) is not list:
+        return None
+    for spice in spices:
+        if type(spice) is not str or (spice not in types and spice != wild_spice):
+            return None
+    return tuple(ingredients), tuple(spices)
+
+
+def _left_in_order(
+    ingredients: Iterable[Ingredient], spices: Iterable[str], types: tuple[str, ...]
+) -> tuple[tuple[Ingredient, ...], tuple[str, ...]]:
+    """What a player left, in one order whatever order the record lists it in: ingredients by
+    type (the ruleset's order), then value; spices by type, the wild spice last."""
+    place = {kind: i for i, kind in enumerate(types)}
+    last = len(types)
+    ordered = sorted(ingredients, key=lambda i: (place.get(i.type, last), i.value))
+    return tuple(ordered), tuple(sorted(spices, key=lambda s: (place.get(s, last), s)))
 
 
 def _served(
@@ -877,7 +921,7 @@ class RecordReader:
             ingredients = _plain_ingredients(items, self.types)
         else:  # no ingredients, unless the key is there with a null
             ingredients = None if "ingredients" in value else []
-        tokens = _plain_tokens(value, rules.token_values, "ingredients")
+        tokens = _plain_tokens(value, rules.token_values, ("ingredients",))
         if (
             ingredients is None
             or tokens is None
@@ -906,14 +950,17 @@ class RecordReader:
             return None
         return value
 
-    def tokens(self, data: dict[str, Any], params: dict[str, Any], skip: str, where: Where) -> dict[str, int]:
+    def tokens(
+        self, data: dict[str, Any], params: dict[str, Any], skip: tuple[str, ...], where: Where
+    ) -> dict[str, int]:
+        """The token counts of a meal: every key of ``data`` but those in ``skip``."""
         values = params["token_values"]
         out = {}
         for key, n in data.items():
-            if key == skip:
+            if key in skip:
                 continue
             if key not in values:
-                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (skip, *values))}", at_key=True)
+                self.fail(where / key, f"unknown key '{key}'{did_you_mean(key, (*skip, *values))}", at_key=True)
             elif (got := self.count(n, where / key)) is not None:
                 out[key] = got
         return out
@@ -924,7 +971,7 @@ class RecordReader:
             return None
         params = self.player_params[player]
         before = len(self.problems)
-        tokens = self.tokens(data, params, "ingredients", where)
+        tokens = self.tokens(data, params, ("ingredients",), where)
         ingredients = []
         items = data.get("ingredients", [])
         for i, item in enumerate(self.listing(items, where / "ingredients") or []):
@@ -955,6 +1002,8 @@ class RecordReader:
             if player is not None and plain is not None:
                 player.tokens = plain[0]
                 player.serve(plain[1])
+                if plain[2] is not None:
+                    player.leave(*plain[2])
             else:
                 self.critic_meal(game, name, meal, where / name)
 
@@ -966,7 +1015,7 @@ class RecordReader:
         if entry is None:
             return
         params = self.player_params[player]
-        player.tokens = self.tokens(entry, params, "courses", where)
+        player.tokens = self.tokens(entry, params, CRITIC_MEAL_KEYS, where)
         courses = self.mapping(entry.get("courses", {}), where / "courses") or {}
         served: dict[str, Course] = {}
         for kind, course in courses.items():
@@ -974,22 +1023,68 @@ class RecordReader:
             if built is not None:
                 served[kind] = built
         player.serve(self.in_type_order(served))
+        if LEFT in entry:
+            left = self.mapping(entry[LEFT], where / LEFT)
+            if left is not None:
+                self.keys(left, LEFT_KEYS, where / LEFT)
+                ingredients, spices = self.items_held(left, params["wild_spice"], where / LEFT)
+                held = (Ingredient(kind, value) for kind, value in ingredients)
+                player.leave(*_left_in_order(held, spices, self.rs.ingredient_types))
 
-    def plain_critic_meal(self, player: Player, value: Any) -> tuple[dict[str, int], dict[str, Course]] | None:
-        """A critic meal's tokens and courses when all are plainly well formed, else None."""
+    def items_held(
+        self, data: dict[str, Any], wild_spice: str, where: Where
+    ) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+        """The ingredients (``type`` and ``value`` each, no spice) and spices listed under
+        ``data``'s keys ``ingredients`` and ``spices``, as a pantry or what a player had left
+        lists them; each one that is not well formed is reported and left out."""
+        ingredients: list[tuple[str, int]] = []
+        for i, item in enumerate(self.listing(data.get("ingredients", []), where / "ingredients") or []):
+            iw = where / "ingredients" / i
+            entry = self.mapping(item, iw)
+            if entry is None:
+                continue
+            self.keys(entry, ("type", "value"), iw)
+            for key in ("type", "value"):
+                if key not in entry:
+                    self.fail(iw, f"missing required key '{key}'", shape=True)
+            kind = self.ingredient_type(entry.get("type"), iw / "type") if "type" in entry else None
+            val = self.count(entry.get("value"), iw / "value", positive=True) if "value" in entry else None
+            if kind is not None and val is not None:
+                ingredients.append((kind, val))
+        spices: list[str] = []
+        known = (*self.rs.ingredient_types, wild_spice)
+        for i, spice in enumerate(self.listing(data.get("spices", []), where / "spices") or []):
+            if isinstance(spice, str) and spice in known:
+                spices.append(spice)
+            else:
+                hint = did_you_mean(spice, known) if isinstance(spice, str) else ""
+                self.fail(where / "spices" / i, f"unknown spice {shown(spice)}{hint}", shape=True)
+        return tuple(ingredients), tuple(spices)
+
+    def plain_critic_meal(
+        self, player: Player, value: Any
+    ) -> tuple[dict[str, int], dict[str, Course], tuple[tuple[Ingredient, ...], tuple[str, ...]] | None] | None:
+        """A critic meal's tokens, courses and what was left (None if not recorded) when all are
+        plainly well formed, else None."""
         if type(value) is not dict:
             return None
         rules = self.player_rules[player]
-        tokens = _plain_tokens(value, rules.token_values, "courses")
+        tokens = _plain_tokens(value, rules.token_values, CRITIC_MEAL_KEYS)
         if tokens is None:
             return None
+        left = None
+        if LEFT in value:
+            read = _plain_left(value[LEFT], self.types, rules.wild_spice)
+            if read is None:
+                return None
+            left = _left_in_order(read[0], read[1], self.rs.ingredient_types)
         checked = self.courses_checked.get(id(rules))
         if checked is None:
             checked = self.courses_checked[id(rules)] = {}
         courses = _plain_courses(value.get("courses", {}), self.rs.ingredient_types, rules, checked)
         if courses is None:
             return None
-        return tokens, courses
+        return tokens, courses, left
 
     def in_type_order(self, courses: dict[str, Course]) -> dict[str, Course]:
         """The courses in ingredient type order, whatever order the record lists them in."""

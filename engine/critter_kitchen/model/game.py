@@ -49,6 +49,9 @@ class Player:
         "courses",
         "served",
         "tokens",
+        "left_ingredients",
+        "left_spices",
+        "left_recorded",
         "stars",
         "stage_stars",
     )
@@ -63,6 +66,11 @@ class Player:
         self.courses: dict[str, Course] = {}
         self.served: tuple[str, ...] = ()  # the course types in ``courses``
         self.tokens: dict[str, int] = {}  # unused tokens kept for the critic meal
+        # What the player had left unused at the end of the game, when the record says
+        # (``left_recorded``); otherwise nothing.
+        self.left_ingredients: tuple[Ingredient, ...] = ()
+        self.left_spices: tuple[str, ...] = ()
+        self.left_recorded = False
         self.stars = 0
         self.stage_stars: dict[str, int] = {}
 
@@ -70,6 +78,13 @@ class Player:
         """The critic meal's courses; effects later change their qualities, never which were served."""
         self.courses = courses
         self.served = tuple(courses)
+
+    def leave(self, ingredients: tuple[Ingredient, ...], spices: tuple[str, ...]) -> None:
+        """What the player had left unused at the end of the game: ingredients (no spice on
+        them) and spices not served."""
+        self.left_ingredients = ingredients
+        self.left_spices = spices
+        self.left_recorded = True
 
     def critic_quality(self) -> int:
         """The critic score track position: the course qualities now, or a rival's given one."""

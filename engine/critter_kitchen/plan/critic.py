@@ -9,13 +9,15 @@ from __future__ import annotations
 from ..api import rule_parameters
 from .critic_search import NODE_LIMIT, CriticSearch, finish
 from .efforts import CRITIC_SEARCHES, search_for
-from .plans import UNBOUNDED, CriticPlan
+from .plans import UNBOUNDED, CriticPlan, critic_left
 from .work import PLAN_BUDGET
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
+    from ..model.game import Course
     from .pantry import Question
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "critic_json",
     "critic_record",
     "critic_text",
+    "left_of",
     "plan_critic",
     "plan_critic_exhaustive",
     "plan_keep",
@@ -52,8 +55,16 @@ def plan_critic_exhaustive(question: Question, *, limit: int = NODE_LIMIT, room:
     return finish(CriticSearch(question, limit, UNBOUNDED), room)
 
 
+def left_of(question: Question, courses: Iterable[Course]) -> dict[str, Any]:
+    """What the player of ``question`` has left unused once these courses are served:
+    ``{"ingredients": [{"type", "value"}, ...], "spices": [...]}``, as a game record's critic
+    meal says it (``left``)."""
+    ingredients, spices = critic_left(question.ingredients, question.spices, courses)
+    return {"ingredients": [{"type": kind, "value": value} for kind, value in ingredients], "spices": spices}
+
+
 def critic_json(plan: CriticPlan) -> dict[str, Any]:
-    """``{"for": "critic", "optimal", "stars", "critic_quality", "courses", TOKEN: n, ...}``."""
+    """``{"for": "critic", "optimal", "stars", "critic_quality", "courses", TOKEN: n, ..., "left"}``."""
     courses: dict[str, Any] = {}
     for kind, course in plan.courses.items():
         if course.token is not None:
@@ -70,13 +81,14 @@ def critic_json(plan: CriticPlan) -> dict[str, Any]:
         "critic_quality": plan.critic_quality,
         "courses": courses,
         **plan.tokens,
+        "left": left_of(plan.question, plan.courses.values()),
     }
 
 
 def critic_record(plan: CriticPlan) -> dict[str, Any]:
-    """The fragment to paste into a game record: ``critic_meals: {NAME: {courses: ..., TOKEN: n}}``."""
+    """The fragment to paste into a game record: ``critic_meals: {NAME: {courses: ..., TOKEN: n, left: ...}}``."""
     data = critic_json(plan)
-    return {"critic_meals": {plan.question.name: {"courses": data["courses"], **plan.tokens}}}
+    return {"critic_meals": {plan.question.name: {"courses": data["courses"], **plan.tokens, "left": data["left"]}}}
 
 
 def critic_text(plan: CriticPlan) -> str:
@@ -91,6 +103,9 @@ def critic_text(plan: CriticPlan) -> str:
         )
     kept = [f"{n} {name}" for name, n in plan.tokens.items() if n]
     lines.append(f"  tokens kept: {', '.join(kept) if kept else 'none'}")
+    ingredients, spices = critic_left(q.ingredients, q.spices, plan.courses.values())
+    left = [f"{kind} {value}" for kind, value in ingredients] + [f"{s} spice" for s in spices]
+    lines.append(f"  left: {', '.join(left) if left else 'nothing'}")
     return "\n".join(lines)
 
 

@@ -41,6 +41,9 @@ MEAL_BLIND = ("stars", "stage_stars", "counter", "priority")
 # see whether it is served and its quality, which every signature holds).
 COURSE_PARTS = ("quality", "value", "spiced", "course_spices", "served", "total_quality")
 TOKEN_READERS = ("tokens", "token_value")
+# What the player left unused at the end of the game: the pantry less the meal served. No proof
+# here knows them, so a program calling one makes every signature the whole meal.
+LEFT_READERS = ("left_ingredients", "left_spices", "left_recorded")
 
 
 def called(programs: Iterable[Program]) -> set[str]:
@@ -50,6 +53,14 @@ def called(programs: Iterable[Program]) -> set[str]:
     for program in programs:
         found |= program.seen_calls
     return found
+
+
+def reads_left(programs: Iterable[Program]) -> bool:
+    """Whether any program in play calls a function reading what a player left unused."""
+    found: set[str] = set()
+    for program in programs:
+        found |= program.calls
+    return bool(found & set(LEFT_READERS))
 
 
 def player_functions() -> frozenset[str]:

@@ -13,7 +13,9 @@ import itertools
 from ..api import check_course, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
 from ..stages.runner import run_stages
-from .plans import CriticPlan, tally
+from .critic_reads import reads_left
+from .plans import CriticPlan, critic_left, tally
+from .programs import programs
 from .work import ITEM_STEPS, PLAN_BUDGET, OverBudget, Work
 
 TYPE_CHECKING = False
@@ -46,6 +48,9 @@ class CriticSearch:
         self.scored = 0
         self.cut = False
         self.best: tuple[tuple[int, int], CriticPlan] | None = None
+        # Whether a program in play reads what a player left unused: then each meal's game
+        # holds what this meal leaves of the pantry (else nothing is computed for it).
+        self.sees_left = reads_left(programs(rs, (*question.table, *question.owned)))
         self.baseline = self.outcome({}, {})[0]
 
     def outcome(
@@ -65,6 +70,9 @@ class CriticSearch:
         order = q.ruleset.ingredient_types
         fresh = {k: Course(c.type, c.value, c.spices, c.token, c.quality) for k, c in courses.items()}
         player.serve({k: fresh[k] for k in order if k in fresh})
+        if self.sees_left:
+            ingredients, spices = critic_left(q.ingredients, q.spices, courses.values())
+            player.leave(tuple(Ingredient(kind, value) for kind, value in ingredients), tuple(spices))
         game = Game(q.ruleset, (player,), dict(self.table_params), {r: () for r in self.rounds})
         game.challenges = {r: () for r in self.rounds}
         game.table_cards = q.table

@@ -159,41 +159,20 @@ class PantryReader(RecordReader):
         data = self.mapping(value, where) or {}
         token_names = tuple(params["token_values"])
         self.keys(data, ("ingredients", "spices", *token_names), where)
-        listed = self.listing(data.get("ingredients", []), where / "ingredients") or []
-        held = self.listing(data.get("spices", []), where / "spices") or []
-        if len(listed) + len(held) > MAX_PANTRY_ITEMS:
-            many = len(listed) + len(held)
+        listed = data.get("ingredients", [])
+        held = data.get("spices", [])
+        many = (len(listed) if isinstance(listed, list) else 0) + (len(held) if isinstance(held, list) else 0)
+        if many > MAX_PANTRY_ITEMS:
             self.fail(where, f"{many} ingredients and spices; a pantry may hold at most {MAX_PANTRY_ITEMS}", shape=True)
-            listed, held = [], []  # not read one by one
-        ingredients: list[tuple[str, int]] = []
-        for i, item in enumerate(listed):
-            iw = where / "ingredients" / i
-            entry = self.mapping(item, iw)
-            if entry is None:
-                continue
-            self.keys(entry, ("type", "value"), iw)
-            for key in ("type", "value"):
-                if key not in entry:
-                    self.fail(iw, f"missing required key '{key}'", shape=True)
-            kind = self.ingredient_type(entry.get("type"), iw / "type") if "type" in entry else None
-            val = self.count(entry.get("value"), iw / "value", positive=True) if "value" in entry else None
-            if kind is not None and val is not None:
-                ingredients.append((kind, val))
-        spices: list[str] = []
-        known = (*self.rs.ingredient_types, params["wild_spice"])
-        for i, spice in enumerate(held):
-            if isinstance(spice, str) and spice in known:
-                spices.append(spice)
-            else:
-                from ..errors import did_you_mean
-
-                hint = did_you_mean(spice, known) if isinstance(spice, str) else ""
-                self.fail(where / "spices" / i, f"unknown spice {shown(spice)}{hint}", shape=True)
+            ingredients: tuple[tuple[str, int], ...] = ()  # not read one by one
+            spices: tuple[str, ...] = ()
+        else:
+            ingredients, spices = self.items_held(data, params["wild_spice"], where)
         tokens = {name: 0 for name in token_names}
         for name in token_names:
             if name in data and (n := self.count(data[name], where / name)) is not None:
                 tokens[name] = n
-        return tuple(ingredients), tuple(spices), tokens
+        return ingredients, spices, tokens
 
 
 def read_pantry(ruleset: Ruleset, data: Any, source: str, document: Document | None = None) -> Question:

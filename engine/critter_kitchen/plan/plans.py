@@ -115,3 +115,18 @@ class CriticPlan:
         self.critic_quality = 0
         self.optimal = True
         self.steps = 0  # the work the plan took (see .work)
+
+
+def critic_left(
+    ingredients: Iterable[tuple[str, int]], spices: Iterable[str], courses: Iterable[Course]
+) -> tuple[list[tuple[str, int]], list[str]]:
+    """What a player holding these ingredients and spices has left unused once these critic
+    courses are served: the ingredients and spices no course took (tokens aside, counted apart)."""
+    used_ingredients: Counts = {}
+    used_spices: Counts = {}
+    for course in courses:
+        if course.token is None:
+            add_to(used_ingredients, (course.type, course.value))
+            for spice in course.spices:
+                add_to(used_spices, spice)
+    return less(list(ingredients), used_ingredients), less(list(spices), used_spices)

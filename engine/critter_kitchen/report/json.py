@@ -8,6 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..model.game import Player
     from ..stages.runner import Result, Standing
 
 
@@ -26,7 +27,18 @@ def _standing(s: Standing) -> dict[str, Any]:
     out: dict[str, Any] = {"rank": s.rank, "name": s.player.name, "stars": s.stars, "critic_quality": s.critic_quality}
     if s.player.automated:
         out["automated"] = True
+    if s.player.left_recorded:
+        out["left"] = left_json(s.player)
     return out
+
+
+def left_json(player: Player) -> dict[str, Any]:
+    """What ``player`` had left unused at the end of the game, as the record said it
+    (``critic_meals.NAME.left``): ``{"ingredients": [{"type", "value"}, ...], "spices": [...]}``."""
+    return {
+        "ingredients": [{"type": i.type, "value": i.value} for i in player.left_ingredients],
+        "spices": list(player.left_spices),
+    }
 
 
 def json_text(value: Any, *, indent: int | None = None, ascii_only: bool = False) -> str:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.ruleset import Card
+    from ..plan.plans import CriticPlan
     from .deal import DealModel, Token
 
 
@@ -170,8 +171,8 @@ def play(setup: Setup, index: int, study: Card | None = None, forced: bool = Fal
                     kept[i][rnd] = len(p.ingredients) + len(p.spices)
         if rnd == last_round:
             for i, p in enumerate(pantries):
-                cplan = plan_critic_meal(question(setup, dealt, i, names[i], CRITIC, p), setup.effort)
-                critic[names[i]] = critic_entry(cplan)
+                asked = question(setup, dealt, i, names[i], CRITIC, p)
+                critic[names[i]] = critic_entry(asked, plan_critic_meal(asked, setup.effort))
     return record(setup, dealt, names, kept, meals, critic, rng)
 
 
@@ -198,11 +199,16 @@ def question(setup: Setup, dealt: Dealt, i: int, name: str, target: str, p: Pant
     )
 
 
-def critic_entry(plan: Any) -> dict[str, Any]:
-    from ..plan.critic import critic_json
+def critic_entry(asked: Question, plan: CriticPlan) -> dict[str, Any]:
+    """The player's critic meal as the record says it, with what the player had ``left``
+    unused at the end of the game: the items held at the critic meal (``asked``: what the
+    challenge rounds and refrigeration left, and the last rounds' draws) that it did not
+    serve. The plan may have been made from fewer of them (the quick effort's trimmed
+    pantry): what is left is always of all of them."""
+    from ..plan.critic import critic_json, left_of
 
     data = critic_json(plan)
-    return {"courses": data["courses"], **plan.tokens}
+    return {"courses": data["courses"], **plan.tokens, "left": left_of(asked, plan.courses.values())}
 
 
 def record(

@@ -13,7 +13,8 @@ What "without the card" means, per kind (decisions, said in the report's notes):
   and the meals served for it are taken out;
 - a meal or critic course that the rules without the card refuse (the card allowed it) is
   not served; a refrigeration count over the limit without the card is dropped from the
-  record (scoring does not read it).
+  record (scoring does not read it); a spice left unused that the rules without the card do
+  not know (it named another wild spice) is dropped.
 """
 
 from __future__ import annotations
@@ -88,8 +89,10 @@ def without_card(ruleset: Ruleset, record: dict[str, Any], card_id: str) -> dict
 
 
 def drop_refused(data: dict[str, Any], places: list[str]) -> bool:
-    """Take out the meals, courses and kept counts the problems name; False when none is one."""
+    """Take out the meals, courses, kept counts and spices left unused the problems name;
+    False when none is one."""
     dropped = False
+    spices_left: dict[str, set[int]] = {}  # by player: the places of the spices left to take out
     for where in places:
         parts = where.replace("[", ".").replace("]", "").split(".")
         if parts[0] == "challenge_meals" and len(parts) >= 4:
@@ -98,4 +101,11 @@ def drop_refused(data: dict[str, Any], places: list[str]) -> bool:
             dropped |= data["critic_meals"].get(parts[1], {}).get("courses", {}).pop(parts[3], None) is not None
         elif parts[0] == "players" and len(parts) >= 4 and parts[2] == "kept":
             dropped |= data["players"][int(parts[1])].get("kept", {}).pop(parts[3], None) is not None
+        elif parts[0] == "critic_meals" and len(parts) == 5 and parts[2:4] == ["left", "spices"]:
+            spices_left.setdefault(parts[1], set()).add(int(parts[4]))
+    for name, places_left in spices_left.items():
+        spices = data["critic_meals"][name]["left"]["spices"]
+        for i in sorted(places_left, reverse=True):  # the last first: the others keep their places
+            del spices[i]
+            dropped = True
     return dropped

@@ -9,7 +9,8 @@ the card taken out of it, and :func:`game_without` and :func:`score_without` kee
   courses): every meal's legality and quality is then judged again, by the meal rules
   the record reader uses (model/meals.py), under the rules without the card. A
   challenge meal or a critic course that is no longer legal counts as not served.
-- Unused tokens the rules no longer know are dropped likewise; the refrigeration limits
+- Unused tokens the rules no longer know are dropped likewise, and so are spices left
+  unused that they no longer know (a card that named another wild spice); the refrigeration limits
   (what a player kept) change no score, so they are not looked at.
 - Only cards that a record names outside its challenges may be removed: the cards on the
   table (critic, rumors, ...) and the cards players hold. Challenge and rules cards make
@@ -208,6 +209,9 @@ def _judge_courses(player: Player, old: Player, own: MealRules, types: tuple[str
     known = legal or all(own.unknown_token(k) is None for k in old.tokens)
     player.tokens = old.tokens if known else {k: n for k, n in old.tokens.items() if own.unknown_token(k) is None}
     player.serve(_courses(old.courses.values(), own, types, legal))
+    if not legal and old.left_spices:  # a spice left that the rules no longer know is dropped too
+        spices = (*types, own.wild_spice)
+        player.left_spices = tuple([s for s in old.left_spices if s in spices])
 
 
 def _player_copy(old: Player, removed: Collection[str]) -> Player:
@@ -215,6 +219,8 @@ def _player_copy(old: Player, removed: Collection[str]) -> Player:
     owned = old.owned
     player.owned = tuple([c for c in owned if c.id not in removed]) if removed and owned else owned
     player.counters = old.counters  # what the record says: scoring never changes it
+    player.left_ingredients, player.left_spices = old.left_ingredients, old.left_spices  # likewise
+    player.left_recorded = old.left_recorded
     return player
 
 

@@ -91,6 +91,17 @@ _STANDING = {
         "stars": _INT,
         "critic_quality": _INT,
         "automated": {"type": "boolean"},
+        "left": {
+            "type": "object",
+            "description": "what the player had left unused at the end of the game, when the record says",
+            "properties": {
+                "ingredients": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"type": _STRING, "value": _INT}},
+                },
+                "spices": {"type": "array", "items": _STRING},
+            },
+        },
     },
 }
 _AWARD = {

@@ -101,6 +101,8 @@
         }
       }
       const meal = tokens(c.tokens, {courses});
+      const left = leftRecord(c);
+      if (left !== undefined) meal.left = left;
       if (Object.keys(courses).length || Object.keys(meal).length > 1) critic[p.name] = meal;
     }
     out.critic_meals = critic;
@@ -108,6 +110,29 @@
   }
 
   const roundCards = (r) => ((S.table.challenges || {})[r] || []).filter(Boolean);
+
+  // What a player left unused at the end of the game (critic_meals.NAME.left): typed in the
+  // form's way (c.left), or kept as imported when it is not of a shape the form shows
+  // (c.leftAsIs, which the engine then reports at its place); neither: not recorded.
+  function leftRecord(c) {
+    if (c.leftAsIs !== undefined) return JSON.parse(JSON.stringify(c.leftAsIs));
+    if (!c.left) return undefined;
+    return {ingredients: c.left.ingredients.map((i) => ({type: i.type, value: number(i.value)})), spices: [...c.left.spices]};
+  }
+  function leftForm(c, left) {
+    delete c.leftAsIs;
+    c.left = null;
+    if (left === undefined) return;
+    const ok = left && typeof left === "object" && !Array.isArray(left)
+      && Object.keys(left).every((k) => k === "ingredients" || k === "spices")
+      && Array.isArray(left.ingredients || []) && Array.isArray(left.spices || [])
+      && (left.ingredients || []).every((i) => i && typeof i === "object" && !Array.isArray(i)
+        && Object.keys(i).every((k) => k === "type" || k === "value") && typeof i.type === "string")
+      && (left.spices || []).every((sp) => typeof sp === "string");
+    if (!ok) { c.leftAsIs = JSON.parse(JSON.stringify(left)); return; }
+    c.left = {ingredients: (left.ingredients || []).map((i) => ({type: i.type, value: String(i.value ?? ""), spice: ""})),
+      spices: [...(left.spices || [])]};
+  }
 
   // A record read back into the page (an imported file).
   function load(rec) {
@@ -148,8 +173,9 @@
         courses[kind] = c && c.token ? {token: c.token} : {value: String((c && c.value) ?? ""), spice: (c && c.spice) || ""};
       }
       const t = {};
-      for (const [k, v] of Object.entries(meal)) if (k !== "courses") t[k] = String(v);
+      for (const [k, v] of Object.entries(meal)) if (k !== "courses" && k !== "left") t[k] = String(v);
       s.critic[key] = {courses, tokens: t};
+      leftForm(s.critic[key], meal.left);
     }
     return s;
   }
@@ -435,8 +461,43 @@
           select(spiceOptions("no spice"), course.spice, (v) => { course.spice = v; }, {"aria-label": kind + " spice", "data-where": path(at, "spice")})),
         err(path(at, "value")), err(path(at, "spice")), err(path(at, "token")), err(at)));
     }
-    set.append(h("p", {class: "hint"}, "Unused tokens kept:"), tokenRow(c.tokens, where), planner(p, "critic"));
+    set.append(h("p", {class: "hint"}, "Unused tokens kept:"), tokenRow(c.tokens, where), leftUnused(c, where), planner(p, "critic"));
     return set;
+  }
+
+  // What the player had left unused at the end of the game: not recorded until asked for.
+  function leftUnused(c, where) {
+    const at = path(where, "left");
+    const redo = () => { renderMeals(); changed(); };
+    const box = h("details", {class: "left", open: !!(c.left || c.leftAsIs !== undefined),
+      ontoggle: (e) => { c.leftOpen = e.target.open; }},
+      h("summary", {}, "Left unused at the end of the game"), err(at));
+    if (c.leftOpen) box.open = true;
+    if (c.leftAsIs !== undefined) {
+      box.append(h("p", {class: "hint"}, "Kept as imported: " + JSON.stringify(c.leftAsIs)),
+        h("button", {type: "button", class: "small", onclick: () => { delete c.leftAsIs; redo(); }}, "Not recorded"));
+      return box;
+    }
+    if (!c.left) {
+      box.append(h("p", {class: "hint"}, "Not recorded: cards that read what was left see nothing."),
+        h("button", {type: "button", class: "small", "data-add": at, onclick: () => {
+          c.left = {ingredients: [], spices: []}; c.leftOpen = true; redo();
+        }}, "Record what was left"));
+      return box;
+    }
+    const left = c.left;
+    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i), false)));
+    left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
+      select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
+      h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
+      err(path(at, "spices", i)))));
+    box.append(err(path(at, "ingredients")), err(path(at, "spices")), h("p", {},
+      h("button", {type: "button", class: "small", "data-add": path(at, "ingredients"), onclick: () => {
+        left.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); redo();
+      }}, "+ ingredient"), " ",
+      h("button", {type: "button", class: "small", "data-add": path(at, "spices"), onclick: () => { left.spices.push(R.wild_spice); redo(); }}, "+ spice"), " ",
+      h("button", {type: "button", class: "small", onclick: () => { c.left = null; redo(); }}, "Not recorded")));
+    return box;
   }
 
   // "Best meals from my pantry": the planner fills this player's meals of one round.
@@ -496,6 +557,7 @@
         c.courses[kind] = course.token ? {token: course.token} : {value: String(course.value), spice: course.spice || ""};
       }
       for (const t of R.tokens) if (plan[t]) c.tokens[t] = String(plan[t]);
+      leftForm(c, plan.left);
       return;
     }
     const mine = S.meals[target][p.key] = {};
