@@ -39,6 +39,7 @@ LOADABLE = [
     "fixtures",
     "lab",
     "leftovers",
+    "list-literals",
     "no-hold",
     "order-free",
     "planner-cards",
