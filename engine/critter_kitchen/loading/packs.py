@@ -17,7 +17,7 @@ from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import TIMINGS, WILD_SLOT, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -249,6 +249,11 @@ class _Loader:
         for i, name in enumerate(data.get("ingredients", [])):
             if name in rs.ingredient_types:
                 self.at(doc, ("ingredients", i), f"ingredient type '{name}' is already declared", "CK206")
+            elif name == WILD_SLOT:
+                problem = (
+                    f"an ingredient type may not be named '{name}': a requirement '{name}' is a slot any type fills"
+                )
+                self.at(doc, ("ingredients", i), problem, "CK206")
             else:
                 rs.ingredient_types += (name,)
         rs.counters += tuple(c for c in data.get("counters", []) if c not in rs.counters)
@@ -444,6 +449,7 @@ class _Loader:
             return
         data = doc.data
         card.requires = tuple(data.get("requires", ()))
+        card.different_types = data.get("different_types") is True
         card.parameters = dict(data.get("parameters", {}))
         effects = []
         for i, spec in enumerate(data.get("effects", [])):
@@ -592,16 +598,31 @@ class _Loader:
                     replacers.setdefault(effect.stage, []).append(card)
                 effect.code = self.compiled(doc, compile_program(effect.ast, vocab))
             self.check_card_parameters(doc, card)
-            for i, kind in enumerate(card.requires):
-                if kind not in rs.ingredient_types:
-                    self.at(
-                        doc,
-                        ("requires", i),
-                        f"unknown ingredient type '{kind}'{did_you_mean(kind, rs.ingredient_types)}",
-                        "CK202",
-                    )
+            self.check_requirements(doc, card)
         self.check_replacements(replacers)
         self.check_sets()
+
+    def check_requirements(self, doc: Document, card: Card) -> None:
+        """Each requirement slot names an ingredient type or the wildcard; with different types,
+        no type is printed twice (two slots of one type can never hold different types)."""
+        types = self.ruleset.ingredient_types
+        for i, kind in enumerate(card.requires):
+            if kind == WILD_SLOT:
+                continue
+            if kind not in types:
+                self.at(
+                    doc,
+                    ("requires", i),
+                    f"unknown ingredient type '{kind}'{did_you_mean(kind, (*types, WILD_SLOT))}",
+                    "CK202",
+                )
+            elif card.different_types and kind in card.requires[:i]:
+                self.at(
+                    doc,
+                    ("requires", i),
+                    f"{kind} is printed twice, but with different_types every slot needs a type of its own",
+                    "CK206",
+                )
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters

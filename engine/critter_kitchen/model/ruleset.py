@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     Compiled = Any  # dsl.program.Compiled
 
 TIMINGS = ("before", "replace", "after")
+WILD_SLOT = "any"  # a Challenge card's requirement printed so is a slot any ingredient type fills
 SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
 
 
@@ -111,6 +112,7 @@ class Card:
         self.pos = pos
         self.data: dict[str, Any] = data if data is not None else {}
         self.requires: tuple[str, ...] = ()
+        self.different_types = False  # each requirement slot must be filled by a type of its own
         self.effects: tuple[Effect, ...] = ()
         self.parameters: dict[str, Any] = {}
         self._slots: tuple[dict[str, int], dict[str, int]] | None = None  # see slot_counts; never pickled
@@ -130,7 +132,12 @@ class Card:
     # Cached rulesets are pickled. The compiled build's classes cannot be made without
     # their arguments, so each class of a ruleset says how to make it again.
     def __reduce__(self) -> tuple[Any, ...]:
-        made_later = {"requires": self.requires, "effects": self.effects, "parameters": self.parameters}
+        made_later = {
+            "requires": self.requires,
+            "different_types": self.different_types,
+            "effects": self.effects,
+            "parameters": self.parameters,
+        }
         return Card, (self.id, self.kind, self.name, self.pack, self.path, self.pos, self.data), made_later
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dsl.render import program_lines
 from ..errors import escaped
-from ..model.ruleset import Card, Ruleset
+from ..model.ruleset import WILD_SLOT, Card, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -21,6 +21,8 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
         out["text"] = card.data["text"]
     if card.requires:
         out["requires"] = list(card.requires)
+    if card.different_types:
+        out["different_types"] = True
     if card.parameters:
         out["parameters"] = card.parameters
     out["effects"] = [
@@ -67,8 +69,13 @@ def requirement_note(card: Card, ruleset: Ruleset) -> str:
     """
     params = {**ruleset.base_params(), **card.parameters}
     note = "left to right"
-    if len(set(card.requires)) < len(card.requires):
+    fixed = [kind for kind in card.requires if kind != WILD_SLOT]
+    if len(set(fixed)) < len(fixed):
         note += "; a type listed twice is two requirements"
+    if WILD_SLOT in card.requires:
+        note += f"; '{WILD_SLOT}' is filled by an ingredient of any type"
+    if card.different_types:
+        note += "; each requirement is filled by a different type"
     if params.get("hold_covers_last"):
         note += "; the Hold token covers the last"
     return note
@@ -85,5 +92,6 @@ def listing_text(ruleset: Ruleset) -> str:
         lines.append(f"{kind} ({len(cards)})")
         for card in sorted(cards, key=lambda c: c.id):
             extra = f"  requires {', '.join(card.requires)}" if card.requires else ""
+            extra += ", each a different type" if card.different_types else ""
             lines.append(f"  {ids[card.id].ljust(width)}  {card.name}{extra}")
     return "\n".join(escaped(line) for line in lines)
