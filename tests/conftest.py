@@ -68,6 +68,14 @@ def slots_loose():
 
 
 @pytest.fixture(scope="session")
+def constraints():
+    """The base pack with cards that put conditions on meals (tests/packs/constraints)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "constraints"])
+
+
+@pytest.fixture(scope="session")
 def repeated_no_hold():
     """The base pack with repeated requirements and no Hold token (tests/packs)."""
     from critter_kitchen import load_ruleset

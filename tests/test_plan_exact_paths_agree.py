@@ -11,6 +11,7 @@ from test_plan_fast import (
     TEST_RESTAURATEURS,
     TEST_RUMORS,
     engine_stars,
+    listed_kinds,
     order,
     random_pantry,
 )
@@ -192,10 +193,28 @@ def test_plans_with_cards_for_and_against_the_steps_equal_the_exhaustive_search(
     assert 0 < by_steps < 150 and len(calls) >= 3 * by_steps
 
 
+def test_plans_at_tables_with_meal_constraints_equal_the_exhaustive_search(constraints, monkeypatch):
+    """A meal constraint may read what the listing by steps assumes legality never reads (values,
+    spices, quality): the meals are then listed plainly, each judged whole, and the plans are
+    the exhaustive search's (tests/packs/constraints: a rumor refusing meals above quality 20,
+    the owner's no-wine and no-spice constraints)."""
+    listings(monkeypatch)  # every card's meals would be listed by steps, were they not constrained
+    held = ("test-teetotaller", "test-plain-cooking", "harbor-master")
+    for seed in range(64_000, 64_030):
+        rng = random.Random(seed)
+        pantry = larger_pantry(rng, constraints, 6)
+        pantry["cards"]["rumors"] = ["test-modest-portions"]
+        pantry["player"] = {"name": "Ana", "restaurateur": rng.choice(held)}
+        asked = question(pantry, constraints)
+        fast, reference = plan_round(asked), plan_round_exhaustive(asked)
+        assert (fast.optimal, reference.optimal) == (True, True)
+        assert order(fast) == order(reference), (seed, pantry)
+
+
 def larger_pantry(rng: random.Random, ruleset, size: int) -> dict:
     """A round-3 pantry of ``size`` items (ingredients of the cards' types, spices, soup and bisque)."""
     cards = rng.sample(sorted(c.id for c in ruleset.cards.values() if c.kind == "challenge"), 3)
-    kinds = sorted({k for c in cards for k in ruleset.cards[c].requires})
+    kinds = listed_kinds(ruleset, cards)
     wild = ruleset.base_params()["wild_spice"]
     items: dict = {"ingredients": [], "spices": [], "soup": 0, "bisque": 0}
     for _ in range(size):

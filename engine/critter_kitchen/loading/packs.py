@@ -16,8 +16,21 @@ from typing import Any
 from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
+from ..dsl.registry import CONSTRAINT_NAMES
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import TIMINGS, WILD_SLOT, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import (
+    CHALLENGE_CARDS,
+    TIMINGS,
+    WILD_SLOT,
+    Card,
+    Constraint,
+    Effect,
+    Pack,
+    Parameter,
+    Ruleset,
+    Stage,
+    TieBreak,
+)
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -245,6 +258,7 @@ class _Loader:
         card = self.new_card(pack, doc)
         if card is None:
             return
+        card.constraints = self.read_constraints(doc, card)
         rs = self.ruleset
         for i, name in enumerate(data.get("ingredients", [])):
             if name in rs.ingredient_types:
@@ -450,6 +464,7 @@ class _Loader:
         data = doc.data
         card.requires = tuple(data.get("requires", ()))
         card.different_types = data.get("different_types") is True
+        card.constraints = self.read_constraints(doc, card)
         card.parameters = dict(data.get("parameters", {}))
         effects = []
         for i, spec in enumerate(data.get("effects", [])):
@@ -580,9 +595,10 @@ class _Loader:
         replacers: dict[str, list[Card]] = {}
         for card in rs.cards.values():
             doc = self.card_docs[card.id]
+            vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
+            self.compile_constraints(doc, card, vocab)
             if card.kind == RULES_KIND:
                 continue
-            vocab = self.vocabulary(owned=owns(rs, card.kind))
             for i, effect in enumerate(card.effects):
                 if effect.stage in rs.removed_stages and effect.stage not in stages:
                     continue  # a pack removed the stage: effects hooked to it never run
@@ -601,6 +617,27 @@ class _Loader:
             self.check_requirements(doc, card)
         self.check_replacements(replacers)
         self.check_sets()
+
+    def read_constraints(self, doc: Document, card: Card) -> tuple[Constraint, ...]:
+        """The card's meal constraints, their conditions parsed (compiled with the card's effects)."""
+        found = []
+        for i, spec in enumerate(card.data.get("constraints", ())):
+            ast = self.parse_dsl(doc, ("constraints", i, "require"), expr=True)
+            if ast is not None:
+                found.append(Constraint(spec["meal"], spec["message"], card.id, i, ast))
+        return tuple(found)
+
+    def compile_constraints(self, doc: Document, card: Card, vocab: Vocabulary) -> None:
+        """Check each constraint's condition: a condition over the names its meal gives
+        (:data:`CONSTRAINT_NAMES`); a Challenge card's constraints are about its own meals."""
+        challenge = self.ruleset.card_kinds.get(card.kind) == CHALLENGE_CARDS
+        for c in card.constraints:
+            if challenge and c.meal != "challenge":
+                about = "a Challenge card's constraints are about the meals served for it"
+                problem = f"{about}: use meal: challenge, not {c.meal}"
+                self.at(doc, ("constraints", c.index, "meal"), problem, "CK206")
+                continue
+            c.code = self.compiled(doc, compile_expr(c.ast, vocab, CONSTRAINT_NAMES[c.meal], t.BOOL))
 
     def check_requirements(self, doc: Document, card: Card) -> None:
         """Each requirement slot names an ingredient type or the wildcard; with different types,

@@ -54,8 +54,11 @@ class MealRules:
     set of parameters (the record reader, per player) makes this once and asks it directly.
     """
 
-    def __init__(self, params: Mapping[str, Any]) -> None:
+    def __init__(self, params: Mapping[str, Any], cards: tuple[Card, ...] = ()) -> None:
         self.params = params
+        # The cards in play for the player whose meal constraints apply too (loading/constraints.py
+        # runs them: the model holds them, never reads them).
+        self.cards = cards
         try:
             self._read(params)
         except KeyError as e:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dsl.render import program_lines
+from ..dsl.render import expr, program_lines
 from ..errors import escaped
-from ..model.ruleset import WILD_SLOT, Card, Ruleset
+from ..loading.packs import owns
+from ..model.ruleset import CHALLENGE_CARDS, WILD_SLOT, Card, Constraint, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -25,6 +26,11 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
         out["different_types"] = True
     if card.parameters:
         out["parameters"] = card.parameters
+    if card.constraints:
+        out["constraints"] = [
+            {"meal": c.meal, "require": card.data["constraints"][c.index]["require"], "message": c.message}
+            for c in card.constraints
+        ]
     out["effects"] = [
         {"timing": e.timing, "stage": e.stage, "do": card.data["effects"][i]["do"], "english": program_lines(e.ast)}
         for i, e in enumerate(card.effects)
@@ -51,6 +57,9 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
         for name, value in card.parameters.items():
             base = ruleset.parameters[name].value if name in ruleset.parameters else None
             lines.append(f"    {name} = {value} (otherwise {base})")
+    for constraint in card.constraints:
+        lines += ["", f"{constraint_scope(card, constraint, ruleset)} must meet:", f"    {expr(constraint.ast)}"]
+        lines.append(f"    Otherwise it is refused: {constraint.message}.")
     for effect in card.effects:
         lines += ["", f"{_TIMING[effect.timing]} {effect.stage}:"]
         lines += [f"    {line}" for line in program_lines(effect.ast)]
@@ -59,6 +68,19 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
             lines += ["", f"Stage {stage.name}: {stage.description}"]
             lines += [f"    {line}" for line in program_lines(stage.ast)]
     return lines
+
+
+def constraint_scope(card: Card, constraint: Constraint, ruleset: Ruleset) -> str:
+    """Whose meals a card's constraint binds, in words: a Challenge card's own meals, its
+    owner's (a card a player holds), or everyone's while it is in play."""
+    meal = f"{constraint.meal} meal"
+    if ruleset.card_kinds.get(card.kind) == CHALLENGE_CARDS:
+        return "Every meal served for this card"
+    if owns(ruleset, card.kind):
+        return f"Every {meal} its owner serves"
+    if card.kind == ruleset.rules_kind:
+        return f"Every {meal}"
+    return f"While in play, every {meal}"
 
 
 def requirement_note(card: Card, ruleset: Ruleset) -> str:
