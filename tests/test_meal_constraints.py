@@ -157,6 +157,35 @@ def test_score_locates_a_refused_meal_at_its_line(tmp_path, capsys, monkeypatch)
     assert (int(line), lines[ben + 1][int(column) - 1 :]) == (ben + 2, "courses:")  # at the meal, its first line
 
 
+def test_a_rules_cards_constraint_binds_every_meal(capsys, monkeypatch) -> None:
+    from critter_kitchen import load_ruleset
+
+    rules = load_ruleset([ROOT / "tests" / "packs" / "constraints-rules"])
+    stew = {"ingredients": [{"type": "fish", "value": 3}], "soup": 2, "bisque": 1}  # 3 + 2 + 3 = 8, 3 tokens
+    record = {
+        "players": [{"name": "Ana"}, {"name": "Ben"}],
+        "cards": {
+            "challenges": {
+                "round3": ["harbor-stew", "garden-gratin", "farmhouse-pie"],
+                "round6": ["braised-shank", "river-chowder", "forest-risotto"],
+            }
+        },
+        "challenge_meals": {"round3": {"Ben": {"harbor-stew": stew}}},
+    }
+    assert problems(rules, record) == [
+        (
+            "challenge_meals.round3.Ben.harbor-stew",
+            "Two tokens at most: a challenge meal holds at most two soup or bisque tokens",
+            "CK302",
+        )
+    ]
+    stew["bisque"] = 0  # 3 + 2 = 5, two tokens
+    assert RecordReader(rules, "game.yaml").read(record).meals["round3"][0].quality == 5
+    monkeypatch.chdir(ROOT)
+    assert main(["validate", "tests/packs/constraints-rules"]) == 0
+    assert capsys.readouterr().out == "ok: 1 checked, no problems\n"
+
+
 def test_a_held_cards_constraint_binds_its_owner_only(constraints) -> None:
     meals = game()["challenge_meals"]
     wine = {"ingredients": [{"type": "wine", "value": 3}, {"type": "carrot", "value": 3}]}
