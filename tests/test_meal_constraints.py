@@ -250,9 +250,10 @@ def test_check_meal_and_check_critic_meal_apply_the_constraints_of_the_cards_giv
     )
 
 
-def test_a_constraint_runs_within_the_games_work_budget(constraints, monkeypatch) -> None:
-    game_read = RecordReader(constraints, "game.yaml").read(game())
-    assert game_read.steps > 0  # the constraints' steps are the game's
+def test_a_constraint_runs_within_the_effect_budget(constraints, monkeypatch) -> None:
+    # the conditions of one record's meals run under the effect budget together, apart from
+    # the scoring of the game (which starts at 0 steps, as for a game without constraints)
+    assert RecordReader(constraints, "game.yaml").read(game()).steps == 0
     monkeypatch.setattr(budget, "STEP_BUDGET", 3)
     with pytest.raises(EvaluationError) as raised:
         RecordReader(constraints, "game.yaml").read(game())
