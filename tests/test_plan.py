@@ -198,6 +198,24 @@ def test_planner_equals_brute_force_with_meal_constraints(constraints, seed):
     assert got == brute_force(pantry, constraints, CONSTRAINED_CHALLENGES)
 
 
+SLOT_CHALLENGES = [
+    "test-any-two-different",
+    "test-cheese-and-another",
+    "test-fish-and-any",
+    "test-any",
+    "test-any-fish-any",
+    "harbor-stew",
+]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_planner_equals_brute_force_with_slot_cards(slots, slots_loose, seed):
+    rules = slots if seed % 2 else slots_loose  # wildcards and different types, under two sets of meal rules
+    pantry = random_pantry(random.Random(7000 + seed), rules, SLOT_CHALLENGES, [])
+    got, _ = planned(pantry, rules, SLOT_CHALLENGES)
+    assert got == brute_force(pantry, rules, SLOT_CHALLENGES)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_critic_planner_equals_brute_force_with_meal_constraints(constraints, seed):
     rng = random.Random(6000 + seed)
