@@ -51,6 +51,31 @@ def critic_cards():
 
 
 @pytest.fixture(scope="session")
+def slots():
+    """The base pack with wildcard and different-type requirement slots (tests/packs/slots)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "slots"])
+
+
+@pytest.fixture(scope="session")
+def slots_loose():
+    """The slots pack under looser meal rules: any type served, two real ingredients, two
+    tokens per empty slot (tests/packs/slots-loose)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "slots", ROOT / "tests" / "packs" / "slots-loose"])
+
+
+@pytest.fixture(scope="session")
+def constraints():
+    """The base pack with cards that put conditions on meals (tests/packs/constraints)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "constraints"])
+
+
+@pytest.fixture(scope="session")
 def repeated_no_hold():
     """The base pack with repeated requirements and no Hold token (tests/packs)."""
     from critter_kitchen import load_ruleset

@@ -251,8 +251,8 @@ After critic.rumors:
 After critic.card_bonuses:
     If the record says what the owner left unused:
         Let v be the total of the printed value of i over each i in the ingredients the owner left unused.
-        Give stars equal to ((v divided by 10, rounded down) plus (the number of items in the spices the owner left unused)) \
-to the owner ("pickled leftovers worth [v]").
+        Give stars equal to ((v divided by 10, rounded down) plus \
+(the number of items in the spices the owner left unused)) to the owner ("pickled leftovers worth [v]").
 """,
     "ledger-keeper": """\
 After critic.card_bonuses:

@@ -10,6 +10,7 @@ import pytest
 
 from critter_kitchen import Ingredient, InputError, check_meal, rule_parameters, score_record
 from critter_kitchen.loading.yamlpos import parse
+from critter_kitchen.model.ruleset import WILD_SLOT
 from critter_kitchen.plan import question
 from critter_kitchen.plan.exhaustive import plan_round_exhaustive
 from critter_kitchen.plan.output import plan_json, plan_record, plan_text
@@ -23,6 +24,8 @@ def random_pantry(rng: random.Random, ruleset, challenges: list[str], packs: lis
     """A small pantry for round3: up to 3 ingredients of the cards' types, a spice, a soup and a bisque."""
     cards = rng.sample(challenges, 3)
     kinds = sorted({k for c in cards for k in ruleset.cards[c].requires})
+    if WILD_SLOT in kinds:  # a wildcard slot takes any type
+        kinds = sorted(ruleset.ingredient_types)
     ingredients = [{"type": rng.choice(kinds), "value": rng.randint(1, 8)} for _ in range(rng.randint(1, 3))]
     spices = [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 1))]
     pantry = {
@@ -47,7 +50,7 @@ def game_record(pantry: dict, challenges: list[str], meals: dict) -> dict:
     round6 = [c for c in challenges if c not in round3][:3]
     record = {
         "players": [pantry["player"], {"name": "Bo"}],
-        "cards": {"challenges": {"round3": round3, "round6": round6}},
+        "cards": {**pantry["cards"], "challenges": {"round3": round3, "round6": round6}},
         "challenge_meals": {"round3": {"Ana": meals}},
     }
     if "packs" in pantry:
@@ -64,7 +67,10 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
     """The best (stars, unused value, -tokens spent, spices left) over every assignment of each item
     to a card or to none."""
     cards = [ruleset.cards[c] for c in pantry["cards"]["challenges"]["round3"]]
-    params = rule_parameters(ruleset)
+    # the cards in play for Ana: their parameters, and their meal constraints (check_meal applies them)
+    table = [ruleset.cards[c] for c in pantry["cards"].get("rumors", [])]
+    owned = [ruleset.cards[pantry["player"]["restaurateur"]]] if "restaurateur" in pantry["player"] else []
+    params = rule_parameters(ruleset, table, owned)
     items = pantry["pantry"]
     ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
     spices = items["spices"]
@@ -93,7 +99,8 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
                         continue
                     key = (c, tuple((i.type, i.value, i.spices) for i in served), soup[c], bisque[c])
                     if key not in legal:
-                        problems, _ = check_meal(ruleset, card, served, tokens, params, held=c == 2)
+                        in_play = (*table, *owned)
+                        problems, _ = check_meal(ruleset, card, served, tokens, params, held=c == 2, cards=in_play)
                         legal[key] = not problems
                     if not legal[key]:
                         ok = False
@@ -165,6 +172,62 @@ def test_a_la_carte_planner_equals_brute_force(alc, seed):
     pantry = random_pantry(random.Random(1000 + seed), alc, ALC_CHALLENGES, ["a-la-carte"])
     got, _ = planned(pantry, alc, ALC_CHALLENGES)
     assert got == brute_force(pantry, alc, ALC_CHALLENGES)
+
+
+# Meal constraints (tests/packs/constraints): a challenge card's own (at most three ingredients),
+# a rumor's (no meal above quality 20), a restaurateur's for its owner (no wine; no spice), and a
+# wildcard card with different types; the brute force judges each meal with the cards in play.
+CONSTRAINED_CHALLENGES = [
+    "test-light-lunch",
+    "test-odd-couple",
+    "harbor-stew",
+    "garden-gratin",
+    "farmhouse-pie",
+    "toasted-cheese",
+]
+CONSTRAINED_HELD = ("test-teetotaller", "test-plain-cooking", "harbor-master", "spice-merchant")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_planner_equals_brute_force_with_meal_constraints(constraints, seed):
+    rng = random.Random(5000 + seed)
+    pantry = random_pantry(rng, constraints, CONSTRAINED_CHALLENGES, [], CONSTRAINED_HELD)
+    if rng.random() < 0.5:
+        pantry["cards"]["rumors"] = ["test-modest-portions"]
+    got, _ = planned(pantry, constraints, CONSTRAINED_CHALLENGES)
+    assert got == brute_force(pantry, constraints, CONSTRAINED_CHALLENGES)
+
+
+SLOT_CHALLENGES = [
+    "test-any-two-different",
+    "test-cheese-and-another",
+    "test-fish-and-any",
+    "test-any",
+    "test-any-fish-any",
+    "harbor-stew",
+]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_planner_equals_brute_force_with_slot_cards(slots, slots_loose, seed):
+    rules = slots if seed % 2 else slots_loose  # wildcards and different types, under two sets of meal rules
+    pantry = random_pantry(random.Random(7000 + seed), rules, SLOT_CHALLENGES, [])
+    got, _ = planned(pantry, rules, SLOT_CHALLENGES)
+    assert got == brute_force(pantry, rules, SLOT_CHALLENGES)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_critic_planner_equals_brute_force_with_meal_constraints(constraints, seed):
+    rng = random.Random(6000 + seed)
+    pantry = random_critic_pantry(rng, constraints, [])
+    pantry["cards"]["critic"] = rng.choice(["test-minimalist", "madame-bouillon"])
+    if rng.random() < 0.7:
+        pantry["cards"]["rumors"] = ["test-short-menu"]
+    if rng.random() < 0.5:
+        pantry["player"] = {"name": "Ana", "restaurateur": "test-teetotaller"}
+        pantry["pantry"]["ingredients"].append({"type": "wine", "value": 9})
+    expected = critic_brute_force(pantry, constraints, CONSTRAINED_CHALLENGES)
+    assert critic_planned(pantry, constraints, CONSTRAINED_CHALLENGES) == expected
 
 
 WORKED = """\
@@ -449,25 +512,29 @@ def critic_brute_force(pantry: dict, ruleset, challenges: list[str], *, left: bo
                 for token, u in zip(tokens, token_use, strict=True):
                     if u >= 0:
                         meal_courses[free[u]] = {"token": token}
-                kept = {
+                unused = {
                     name: sum(1 for t, u in zip(tokens, token_use, strict=True) if t == name and u < 0)
                     for name in ("soup", "bisque")
                 }
-                meal = {"courses": meal_courses, **kept}
-                if left:
-                    unserved = [{"type": k, "value": v} for (k, v), s in zip(ingredients, served, strict=True) if not s]
-                    unused = [sp for sp, at in zip(spices, spice_on, strict=True) if at == len(ingredients)]
-                    meal["left"] = {"ingredients": unserved, "spices": unused}
-                text = json.dumps(meal, sort_keys=True)
-                if text in seen:
-                    continue
-                seen.add(text)
-                try:
-                    stars, quality = ana_outcome(critic_record(pantry, challenges, meal), ruleset)
-                except InputError:
-                    continue  # an illegal course
-                key = (stars - baseline, quality)
-                best = key if best is None or key > best else best
+                # the tokens not served are kept, or some of them let go (as the planner may)
+                for soup, bisque in itertools.product(range(unused["soup"] + 1), range(unused["bisque"] + 1)):
+                    meal = {"courses": meal_courses, "soup": soup, "bisque": bisque}
+                    if left:
+                        unserved = [
+                            {"type": k, "value": v} for (k, v), s in zip(ingredients, served, strict=True) if not s
+                        ]
+                        spare = [sp for sp, at in zip(spices, spice_on, strict=True) if at == len(ingredients)]
+                        meal["left"] = {"ingredients": unserved, "spices": spare}
+                    text = json.dumps(meal, sort_keys=True)
+                    if text in seen:
+                        continue
+                    seen.add(text)
+                    try:
+                        stars, quality = ana_outcome(critic_record(pantry, challenges, meal), ruleset)
+                    except InputError:
+                        continue  # an illegal course, or a meal a constraint refuses
+                    key = (stars - baseline, quality)
+                    best = key if best is None or key > best else best
     assert best is not None
     return best
 

@@ -11,12 +11,14 @@ from test_plan_fast import (
     TEST_RESTAURATEURS,
     TEST_RUMORS,
     engine_stars,
+    listed_kinds,
     order,
     random_pantry,
 )
 
 from critter_kitchen import Ingredient, check_meal, rule_parameters
 from critter_kitchen.dsl.parser import parse_program
+from critter_kitchen.model.ruleset import WILD_SLOT
 from critter_kitchen.plan import bands, question
 from critter_kitchen.plan.exact import FastSearch, context
 from critter_kitchen.plan.exhaustive import plan_round_exhaustive
@@ -31,7 +33,7 @@ def random_meal(rng: random.Random, ruleset, params: dict) -> tuple:
     """A challenge card, whether the Hold token is on it, and a random meal for it (any types, spices, tokens)."""
     card = rng.choice([c for c in ruleset.cards.values() if c.kind == "challenge"])
     types = list(ruleset.ingredient_types)
-    near = list(card.requires) * 2 + types
+    near = [kind for kind in card.requires if kind != WILD_SLOT] * 2 + types
     spices = [*types, params["wild_spice"]]
     ingredients = [
         Ingredient(
@@ -71,7 +73,7 @@ def meal_rule_facts(ruleset, meals: int, seed: int) -> int:
     return legal
 
 
-@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold", "planner_cards"])
+@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold", "planner_cards", "slots", "slots_loose"])
 def test_the_facts_of_the_meal_rules_hold_for_the_engine(fixture, request):
     legal = meal_rule_facts(request.getfixturevalue(fixture), 3000, 7)
     assert legal > 100  # the random meals are legal often enough for the quality fact to be checked
@@ -183,7 +185,7 @@ def agree_by_steps(ruleset, seeds: range, **kinds: tuple[str, ...]) -> int:
     return by_steps
 
 
-@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold"])
+@pytest.mark.parametrize("fixture", ["base", "alc", "repeated_no_hold", "slots", "slots_loose"])
 def test_plans_listed_by_steps_equal_the_exhaustive_search(fixture, request, monkeypatch):
     calls = listings(monkeypatch)
     ruleset = request.getfixturevalue(fixture)
@@ -198,10 +200,28 @@ def test_plans_with_cards_for_and_against_the_steps_equal_the_exhaustive_search(
     assert 0 < by_steps < 150 and len(calls) >= 3 * by_steps
 
 
+def test_plans_at_tables_with_meal_constraints_equal_the_exhaustive_search(constraints, monkeypatch):
+    """A meal constraint may read what the listing by steps assumes legality never reads (values,
+    spices, quality): the meals are then listed plainly, each judged whole, and the plans are
+    the exhaustive search's (tests/packs/constraints: a rumor refusing meals above quality 20,
+    the owner's no-wine and no-spice constraints)."""
+    listings(monkeypatch)  # every card's meals would be listed by steps, were they not constrained
+    held = ("test-teetotaller", "test-plain-cooking", "harbor-master")
+    for seed in range(64_000, 64_030):
+        rng = random.Random(seed)
+        pantry = larger_pantry(rng, constraints, 6)
+        pantry["cards"]["rumors"] = ["test-modest-portions"]
+        pantry["player"] = {"name": "Ana", "restaurateur": rng.choice(held)}
+        asked = question(pantry, constraints)
+        fast, reference = plan_round(asked), plan_round_exhaustive(asked)
+        assert (fast.optimal, reference.optimal) == (True, True)
+        assert order(fast) == order(reference), (seed, pantry)
+
+
 def larger_pantry(rng: random.Random, ruleset, size: int) -> dict:
     """A round-3 pantry of ``size`` items (ingredients of the cards' types, spices, soup and bisque)."""
     cards = rng.sample(sorted(c.id for c in ruleset.cards.values() if c.kind == "challenge"), 3)
-    kinds = sorted({k for c in cards for k in ruleset.cards[c].requires})
+    kinds = listed_kinds(ruleset, cards)
     wild = ruleset.base_params()["wild_spice"]
     items: dict = {"ingredients": [], "spices": [], "soup": 0, "bisque": 0}
     for _ in range(size):

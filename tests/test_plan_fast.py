@@ -10,6 +10,7 @@ import pytest
 from test_plan import ana_stars
 
 from critter_kitchen import CritterError
+from critter_kitchen.model.ruleset import WILD_SLOT
 from critter_kitchen.plan import question
 from critter_kitchen.plan.critic import plan_critic
 from critter_kitchen.plan.exact import FastSearch
@@ -29,10 +30,16 @@ def challenge_ids(ruleset) -> list[str]:
     return sorted(c.id for c in ruleset.cards.values() if c.kind == "challenge")
 
 
+def listed_kinds(ruleset, cards: list[str]) -> list[str]:
+    """The ingredient types these cards print; every type when one prints a wildcard slot."""
+    kinds = {k for c in cards for k in ruleset.cards[c].requires}
+    return sorted(ruleset.ingredient_types) if WILD_SLOT in kinds else sorted(kinds)
+
+
 def random_pantry(rng: random.Random, ruleset, *, held: tuple[str, ...] = (), rumors: tuple[str, ...] = ()) -> dict:
     """A round-3 pantry: up to 5 ingredients of the cards' types, up to 2 spices, soup and bisque."""
     cards = rng.sample(challenge_ids(ruleset), 6)
-    kinds = sorted({k for c in cards[:3] for k in ruleset.cards[c].requires})
+    kinds = listed_kinds(ruleset, cards[:3])
     wild = ruleset.base_params()["wild_spice"]
     player: dict = {"name": "Ana"}
     if held and rng.random() < 0.8:

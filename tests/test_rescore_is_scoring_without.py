@@ -13,10 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from critter_kitchen import InputError, check_course, check_meal, load_ruleset, rule_parameters, score_without
+from critter_kitchen import (
+    InputError,
+    check_course,
+    check_critic_meal,
+    check_meal,
+    load_ruleset,
+    rule_parameters,
+    score_without,
+)
 from critter_kitchen.api import removable_cards
 from critter_kitchen.loading.records import read_record
 from critter_kitchen.model.game import Ingredient
+from critter_kitchen.model.ruleset import WILD_SLOT
 from critter_kitchen.report.json import json_text, result_json
 from critter_kitchen.stages.runner import score_game
 
@@ -106,10 +115,11 @@ def random_record(rs, rng: random.Random) -> dict:
         for rnd, round_cards in by_round.items():
             for i, card in enumerate(round_cards):
                 if rng.random() < 0.6:
-                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, params, values)
+                    in_play = (*table, *held[name])  # whose meal constraints bind the meal
+                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, params, values, in_play)
                     if meal is not None:
                         record["challenge_meals"].setdefault(rnd, {}).setdefault(name, {})[card.id] = meal
-        record["critic_meals"][name] = _critic_meal(rs, rng, params, values)
+        record["critic_meals"][name] = _critic_meal(rs, rng, params, values, (*table, *held[name]))
         if rng.random() < 0.5:  # what the player left unused, said in half the meals
             record["critic_meals"][name]["left"] = {
                 "ingredients": [
@@ -125,8 +135,11 @@ def _spice(rng: random.Random, kind: str, wild: str):
     return rng.choice([None, None, None, kind, wild])
 
 
-def _meal(rs, rng: random.Random, card, held: bool, params: dict, values: list[int]) -> dict | None:
+def _meal(rs, rng: random.Random, card, held: bool, params: dict, values: list[int], in_play=()) -> dict | None:
     kinds = list(dict.fromkeys(card.requires)) or list(rs.ingredient_types[:1])
+    if WILD_SLOT in kinds:  # a wildcard slot: any type, a few of them
+        kinds = [k for k in kinds if k != WILD_SLOT] + rng.sample(list(rs.ingredient_types), 3)
+        kinds = list(dict.fromkeys(kinds))
     chosen = rng.sample(kinds, rng.randint(1, len(kinds)))
     items = []
     for kind in chosen:
@@ -138,11 +151,11 @@ def _meal(rs, rng: random.Random, card, held: bool, params: dict, values: list[i
             items.append(item)
     tokens = {t: rng.randint(0, 3) for t in params["token_values"] if rng.random() < 0.7}
     ingredients = [Ingredient(i["type"], i["value"], (i["spice"],) if "spice" in i else ()) for i in items]
-    problems, _ = check_meal(rs, card, ingredients, tokens, params, held=held)
+    problems, _ = check_meal(rs, card, ingredients, tokens, params, held=held, cards=in_play)
     return None if problems else {"ingredients": items, **tokens}
 
 
-def _critic_meal(rs, rng: random.Random, params: dict, values: list[int]) -> dict:
+def _critic_meal(rs, rng: random.Random, params: dict, values: list[int], in_play=()) -> dict:
     courses = {}
     for kind in params["course_types"]:
         if rng.random() < 0.25:
@@ -155,7 +168,20 @@ def _critic_meal(rs, rng: random.Random, params: dict, values: list[int]) -> dic
         served = token or Ingredient(kind, course["value"], (spice,) if spice else ())
         if not check_course(rs, kind, served, params)[0]:
             courses[kind] = course
-    return {"courses": courses, **{t: rng.randint(0, 3) for t in params["token_values"] if rng.random() < 0.7}}
+    tokens = {t: rng.randint(0, 3) for t in params["token_values"] if rng.random() < 0.7}
+
+    def refused() -> bool:  # by a meal constraint of the cards in play: courses are left out until none is
+        served = {
+            k: c["token"] if "token" in c else Ingredient(k, c["value"], (c["spice"],) if "spice" in c else ())
+            for k, c in courses.items()
+        }
+        return bool(check_critic_meal(rs, served, tokens, params, cards=in_play)[0])
+
+    while courses and refused():
+        courses.popitem()
+    if refused():
+        tokens = {}
+    return {"courses": courses, **tokens}
 
 
 # the plain path: the record without the card, read and scored from scratch

@@ -35,6 +35,8 @@ TEST_PACKS = Path(__file__).resolve().parent / "packs"
 # the test packs that load as a ruleset (the broken-* ones are refused, as their tests check)
 LOADABLE = [
     "card-stages",
+    "constraints",
+    "constraints-rules",
     "critic-cards",
     "fixtures",
     "lab",
@@ -46,6 +48,8 @@ LOADABLE = [
     "repeated",
     "shared-win",
     "shared-win-on-stars",
+    "slots",
+    "slots-loose",
 ]
 GAMES_PER_PACK = 40
 TIMING = {"before": 0, "replace": 1, "after": 2}

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
     from .api import (
         check_course,
+        check_critic_meal,
         check_meal,
         meal_rules,
         read_game,
@@ -33,6 +34,7 @@ __all__ = [
     "Problem",
     "Result",
     "check_course",
+    "check_critic_meal",
     "check_meal",
     "load_ruleset",
     "meal_rules",
@@ -51,6 +53,7 @@ _LAZY = {
     "score_record": ".api",
     "check_meal": ".api",
     "check_course": ".api",
+    "check_critic_meal": ".api",
     "rule_parameters": ".api",
     "meal_rules": ".api",
     "score_without": ".api",

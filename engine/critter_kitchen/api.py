@@ -4,7 +4,8 @@ What a user of the library needs: score a record (:func:`score_record`), or read
 (:func:`read_game`) and score it as if cards or challenge meals were not there
 (:func:`score_without`, :func:`score_without_meals`, :func:`removable_cards`); the packs a
 record needs (:func:`packs_for`); and the meal rules in force for a player
-(:func:`rule_parameters`, :func:`meal_rules`, :func:`check_meal`, :func:`check_course`).
+(:func:`rule_parameters`, :func:`meal_rules`, :func:`check_meal`, :func:`check_course`,
+:func:`check_critic_meal`).
 A :class:`~critter_kitchen.stages.runner.Result` gives the standings, the awards, what
 decided the winner (``decided_by``) and the winners: ``winners`` lists every winner in
 priority order (one, unless the rules in play end a tie on every ranking key with a
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 import os
 
+from .loading.constraints import challenge_problems, constraining, critic_problems, lone_game
 from .loading.records import read_record
 from .loading.resolve import Resolver
+from .model.game import Course, Meal
 from .model.meals import MealRules, held_parameters, table_parameters
 from .stages.runner import score_game
 
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check_course",
+    "check_critic_meal",
     "check_meal",
     "meal_rules",
     "packs_for",
@@ -104,28 +108,83 @@ def check_meal(
     params: Mapping[str, Any] | MealRules,
     *,
     held: bool = False,
+    cards: Iterable[Card] = (),
 ) -> tuple[list[str], int]:
     """Whether a challenge meal is legal under these rules, and its quality: ``(problems, quality)``.
 
     ``card`` is the Challenge card (``ruleset.cards[id]``), ``held`` whether the Hold token is
     on it (the day's last card), ``tokens`` the token counts added (``{"soup": 1}``) and
     ``params`` the player's parameters (:func:`rule_parameters`), or :func:`meal_rules` of
-    them for a caller that checks many meals under the same parameters. ``problems`` is empty
-    when the meal is legal; the quality is then the one scoring uses, and 0 otherwise. These
-    are the rules the record reader applies to every recorded meal. Parameters lacking one
-    the meal rules read raise :class:`~critter_kitchen.errors.CritterError`, naming it.
+    them for a caller that checks many meals under the same parameters. ``cards`` are the
+    cards in play for the player (on the table and held), whose meal constraints the meal
+    must meet too, with those of the rules cards and of ``card`` itself (a :func:`meal_rules`
+    made with ``cards`` knows them already). ``problems`` is empty when the meal is legal;
+    the quality is then the one scoring uses, and 0 otherwise. These are the rules the
+    record reader applies to every recorded meal. Parameters lacking one the meal rules read
+    raise :class:`~critter_kitchen.errors.CritterError`, naming it.
     """
     counts = dict(tokens)
     rules = params if isinstance(params, MealRules) else MealRules(params)
     problems = rules.served_meal_problems(card, ingredients, counts, held, ruleset.ingredient_types)
-    return problems, 0 if problems else rules.meal_quality(ingredients, counts)
+    if problems:
+        return problems, 0
+    quality = rules.meal_quality(ingredients, counts)
+    in_play = (*rules.cards, *cards)
+    found = constraining(ruleset, in_play, "challenge", card)
+    if found:
+        game = lone_game(ruleset, dict(rules.params), in_play)
+        meal = Meal("", card, game.players[0], tuple(ingredients), counts, quality)
+        problems = challenge_problems(game, meal, found)
+    return problems, 0 if problems else quality
 
 
-def meal_rules(params: Mapping[str, Any]) -> MealRules:
+def check_critic_meal(
+    ruleset: Ruleset,
+    courses: Mapping[str, Ingredient | str],
+    tokens: Mapping[str, int],
+    params: Mapping[str, Any] | MealRules,
+    *,
+    cards: Iterable[Card] = (),
+) -> tuple[list[str], int]:
+    """Whether a whole critic meal is legal, and its quality before any card effect (the sum of
+    its courses'): ``(problems, quality)``, problems empty when legal (the quality is 0 otherwise).
+
+    ``courses`` maps each course served to what it is (as for :func:`check_course`), ``tokens``
+    the tokens kept, ``params`` and ``cards`` as for :func:`check_meal`: each course is
+    checked (its problems prefixed with the course), then the meal against the critic-meal
+    constraints of the rules cards and of ``cards``.
+    """
+    rules = params if isinstance(params, MealRules) else MealRules(params)
+    problems = [wrong for token in tokens if (wrong := rules.unknown_token(token)) is not None]
+    made: dict[str, Course] = {}
+    for kind, served in courses.items():
+        course_problems = rules.course_problems(kind, served, ruleset.ingredient_types)
+        problems += [f"{kind}: {w}" for w in course_problems]
+        if not course_problems:
+            quality = rules.course_quality(served)
+            if isinstance(served, str):
+                made[kind] = Course(kind, 0, (), served, quality)
+            else:
+                made[kind] = Course(kind, served.value, served.spices, None, quality)
+    if problems:
+        return problems, 0
+    in_play = (*rules.cards, *cards)
+    found = constraining(ruleset, in_play, "critic")
+    if found:
+        game = lone_game(ruleset, dict(rules.params), in_play)
+        player = game.players[0]
+        player.serve(made)
+        player.tokens = dict(tokens)
+        problems = critic_problems(game, player, found)
+    return problems, 0 if problems else sum(c.quality for c in made.values())
+
+
+def meal_rules(params: Mapping[str, Any], *, cards: Iterable[Card] = ()) -> MealRules:
     """The meal rules under ``params`` (:func:`rule_parameters`), read once: :func:`check_meal`
     takes them in place of ``params`` and then does not read the parameters again. Make them
-    again if the parameters change."""
-    return MealRules(params)
+    again if the parameters change. ``cards``: the cards in play for the player (on the
+    table and held), whose meal constraints :func:`check_meal` then applies too."""
+    return MealRules(params, tuple(cards))
 
 
 def check_course(

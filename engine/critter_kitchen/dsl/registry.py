@@ -41,6 +41,13 @@ MEALS = "meals"
 STATE = (STARS, QUALITY, MEALS)
 
 
+# The names a meal constraint's condition reads of its meal, by the meal it is about, in
+# the order of their slots (stages/constraints.py fills them).
+CONSTRAINT_NAMES: dict[str, dict[str, str]] = {
+    "challenge": {"meal": t.MEAL, "player": t.PLAYER},
+    "critic": {"courses": t.list_of(t.INGREDIENT), "player": t.PLAYER},
+}
+
 FUNCTIONS: dict[str, Function] = {}
 
 

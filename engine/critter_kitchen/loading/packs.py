@@ -16,8 +16,22 @@ from typing import Any
 from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
+from ..dsl.registry import CONSTRAINT_NAMES
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import PRIORITY, TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import (
+    CHALLENGE_CARDS,
+    PRIORITY,
+    TIMINGS,
+    WILD_SLOT,
+    Card,
+    Constraint,
+    Effect,
+    Pack,
+    Parameter,
+    Ruleset,
+    Stage,
+    TieBreak,
+)
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -252,10 +266,16 @@ class _Loader:
         card = self.new_card(pack, doc)
         if card is None:
             return
+        card.constraints = self.read_constraints(doc, card)
         rs = self.ruleset
         for i, name in enumerate(data.get("ingredients", [])):
             if name in rs.ingredient_types:
                 self.at(doc, ("ingredients", i), f"ingredient type '{name}' is already declared", "CK206")
+            elif name == WILD_SLOT:
+                problem = (
+                    f"an ingredient type may not be named '{name}': a requirement '{name}' is a slot any type fills"
+                )
+                self.at(doc, ("ingredients", i), problem, "CK206")
             else:
                 rs.ingredient_types += (name,)
         rs.counters += tuple(c for c in data.get("counters", []) if c not in rs.counters)
@@ -482,6 +502,8 @@ class _Loader:
             return
         data = doc.data
         card.requires = tuple(data.get("requires", ()))
+        card.different_types = data.get("different_types") is True
+        card.constraints = self.read_constraints(doc, card)
         card.parameters = dict(data.get("parameters", {}))
         effects = []
         for i, spec in enumerate(data.get("effects", [])):
@@ -493,9 +515,11 @@ class _Loader:
         for i, spec in enumerate(data.get("stages", [])):
             ast = self.parse_dsl(doc, ("stages", i, "do"))
             self.card_stages.append((doc, i, Stage(spec["id"], spec.get("description", ""), card.id, ast)))
-        if not (card.requires or card.parameters or data.get("effects") or data.get("stages")):
+        if not (
+            card.requires or card.parameters or data.get("effects") or data.get("stages") or data.get("constraints")
+        ):
             # a kind that lists requirements (its schema's 'requires') is what its requirements ask
-            message = f"card '{card.id}' does nothing: give it effects, parameters or stages"
+            message = f"card '{card.id}' does nothing: give it effects, parameters, constraints or stages"
             self.at(doc, ("id",), message, "CK101")
 
     def place_card_stages(self) -> None:
@@ -618,9 +642,10 @@ class _Loader:
         replacers: dict[str, list[Card]] = {}
         for card in rs.cards.values():
             doc = self.card_docs[card.id]
+            vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
+            self.compile_constraints(doc, card, vocab)
             if card.kind == RULES_KIND:
                 continue
-            vocab = self.vocabulary(owned=owns(rs, card.kind))
             for i, effect in enumerate(card.effects):
                 if effect.stage in rs.removed_stages and effect.stage not in stages:
                     continue  # a pack removed the stage: effects hooked to it never run
@@ -636,16 +661,52 @@ class _Loader:
                     replacers.setdefault(effect.stage, []).append(card)
                 effect.code = self.compiled(doc, compile_program(effect.ast, vocab))
             self.check_card_parameters(doc, card)
-            for i, kind in enumerate(card.requires):
-                if kind not in rs.ingredient_types:
-                    self.at(
-                        doc,
-                        ("requires", i),
-                        f"unknown ingredient type '{kind}'{did_you_mean(kind, rs.ingredient_types)}",
-                        "CK202",
-                    )
+            self.check_requirements(doc, card)
         self.check_replacements(replacers)
         self.check_sets()
+
+    def read_constraints(self, doc: Document, card: Card) -> tuple[Constraint, ...]:
+        """The card's meal constraints, their conditions parsed (compiled with the card's effects)."""
+        found = []
+        for i, spec in enumerate(card.data.get("constraints", ())):
+            ast = self.parse_dsl(doc, ("constraints", i, "require"), expr=True)
+            if ast is not None:
+                found.append(Constraint(spec["meal"], spec["message"], card.id, i, ast))
+        return tuple(found)
+
+    def compile_constraints(self, doc: Document, card: Card, vocab: Vocabulary) -> None:
+        """Check each constraint's condition: a condition over the names its meal gives
+        (:data:`CONSTRAINT_NAMES`); a Challenge card's constraints are about its own meals."""
+        challenge = self.ruleset.card_kinds.get(card.kind) == CHALLENGE_CARDS
+        for c in card.constraints:
+            if challenge and c.meal != "challenge":
+                about = "a Challenge card's constraints are about the meals served for it"
+                problem = f"{about}: use meal: challenge, not {c.meal}"
+                self.at(doc, ("constraints", c.index, "meal"), problem, "CK206")
+                continue
+            c.code = self.compiled(doc, compile_expr(c.ast, vocab, CONSTRAINT_NAMES[c.meal], t.BOOL))
+
+    def check_requirements(self, doc: Document, card: Card) -> None:
+        """Each requirement slot names an ingredient type or the wildcard; with different types,
+        no type is printed twice (two slots of one type can never hold different types)."""
+        types = self.ruleset.ingredient_types
+        for i, kind in enumerate(card.requires):
+            if kind == WILD_SLOT:
+                continue
+            if kind not in types:
+                self.at(
+                    doc,
+                    ("requires", i),
+                    f"unknown ingredient type '{kind}'{did_you_mean(kind, (*types, WILD_SLOT))}",
+                    "CK202",
+                )
+            elif card.different_types and kind in card.requires[:i]:
+                self.at(
+                    doc,
+                    ("requires", i),
+                    f"{kind} is printed twice, but with different_types every slot needs a type of its own",
+                    "CK206",
+                )
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters

@@ -450,9 +450,46 @@ class RecordReader:
             self.check_kept(game, top.get("players", []))
         self.challenge_meals(game, top.get("challenge_meals", {}))
         self.critic_meals(game, top.get("critic_meals", {}))
+        if not self.shape_only:
+            self.check_constraints(game, top.get("critic_meals", {}))
         if self.problems:
             raise InputError(self.problems)
         return game
+
+    def check_constraints(self, game: Game, critic_meals: Any) -> None:
+        """Every meal, legal by the meal rules, against the constraints of the cards in play for
+        its player (loading/constraints.py), each refused at the meal with its card named. A
+        meal with a problem of its own is not a meal yet: its constraints wait until it is one.
+
+        The conditions run under the effect budget (dsl/budget.py) together, apart from the
+        game's scoring: the game's steps are as they were before, so a game scores alike
+        however it was read (rescoring without a card reads nothing again)."""
+        rules = (c for c, _ in self.rs.scoring().rules_in_play)
+        cards = (*rules, *game.table_cards, *(c for p in game.players for c in p.owned))
+        if not any(c.constraints for c in cards) and not any(
+            c.constraints for round_cards in game.challenges.values() for c in round_cards
+        ):
+            return  # (a game without constraints never loads their module: score starts cold)
+        from .constraints import challenge_problems, constraining, critic_problems
+
+        table = game.table_cards
+        wrong_at = {p.where for p in self.problems}
+        spent = game.steps
+        for rnd, meals in game.meals.items():
+            for meal in meals:
+                player = meal.player
+                found = constraining(self.rs, (*table, *player.owned), "challenge", meal.card)
+                for wrong in challenge_problems(game, meal, found) if found else ():
+                    self.fail(Where("challenge_meals") / rnd / player.name / meal.card.id, wrong, "CK302")
+        for player in game.players:
+            at = str(Where("critic_meals") / player.name)
+            if any(w == at or w.startswith((at + ".", at + "[")) for w in wrong_at):
+                continue
+            if isinstance(critic_meals, dict) and player.name in critic_meals:
+                found = constraining(self.rs, (*table, *player.owned), "critic")
+                for wrong in critic_problems(game, player, found) if found else ():
+                    self.fail(Where("critic_meals") / player.name, wrong, "CK302")
+        game.steps = spent
 
     def can_read_meals(self, top: dict[str, Any], game: Game) -> bool:
         """Whether the meals can be read despite the problems so far: the players are a list,

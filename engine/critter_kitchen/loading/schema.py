@@ -70,8 +70,11 @@ def engine_fields() -> Any:
 
     card = json.loads(read_regular(shipped("card"), MAX_FILE_BYTES))
     challenge = json.loads(read_regular(shipped("challenge"), MAX_FILE_BYTES))
-    fields = {name: card["properties"][name] for name in ("id", "name", "parameters", "effects", "stages")}
-    fields.update(kind={"type": "string"}, requires=challenge["properties"]["requires"])
+    fields = {
+        name: card["properties"][name] for name in ("id", "name", "parameters", "constraints", "effects", "stages")
+    }
+    fields.update(kind={"type": "string"})
+    fields.update({name: challenge["properties"][name] for name in ("requires", "different_types")})
     return Draft202012Validator({"type": "object", "properties": fields, "required": ["id", "kind", "name"]})
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..errors import CritterError, did_you_mean
 from .game import Ingredient
+from .ruleset import WILD_SLOT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,8 +54,11 @@ class MealRules:
     set of parameters (the record reader, per player) makes this once and asks it directly.
     """
 
-    def __init__(self, params: Mapping[str, Any]) -> None:
+    def __init__(self, params: Mapping[str, Any], cards: tuple[Card, ...] = ()) -> None:
         self.params = params
+        # The cards in play for the player whose meal constraints apply too (loading/constraints.py
+        # runs them: the model holds them, never reads them).
+        self.cards = cards
         try:
             self._read(params)
         except KeyError as e:
@@ -104,7 +108,8 @@ class MealRules:
         """The requirement slots a meal must cover, left to right: the card's printed requirements,
         less the rightmost one when the Hold token is on the card and the rules let it cover one.
 
-        A type printed twice is two slots (``fish, fish``); the Hold token covers one slot only.
+        A type printed twice is two slots (``fish, fish``); the Hold token covers one slot only,
+        a wildcard slot (:data:`WILD_SLOT`) as any other.
         """
         return card.requires[:-1] if self.covers_last(card, held) else card.requires
 
@@ -114,9 +119,12 @@ class MealRules:
 
     def allowed_types(self, card: Card, held: bool) -> frozenset[str] | None:
         """The ingredient types a legal meal for ``card`` may contain, or None when any type may be
-        served (a meal with an ingredient of another type is never legal)."""
+        served (a meal with an ingredient of another type is never legal).
+
+        The listed types are those of the listed fixed slots; a listed wildcard slot lists every
+        type, so with one any type may be served whatever ``only_listed_types`` says."""
         if self.only_listed_types:
-            return frozenset(self.listed_slots(card, held))
+            return listed_types(card.slot_counts(self.covers_last(card, held)))
         return None
 
     def legality_problems(
@@ -124,14 +132,18 @@ class MealRules:
     ) -> list[str]:
         """Why a meal of these ingredients and tokens is not a legal meal for ``card``; empty when legal.
 
-        Every slot is covered by its own ingredient of its type or filled with tokens
+        The meal's ingredients are assigned to the listed slots: each fixed-type slot takes an
+        ingredient of its type, then each wildcard slot takes one of the ingredients left (with
+        ``different_types``: of a type that no other listed slot has, nor any other wildcard
+        slot's ingredient). Every slot left empty is filled with tokens
         (``tokens_per_missing_type`` per empty slot); spices are not looked at here.
         """
         slots = card.slot_counts(self.covers_last(card, held))  # the listed slots, by type
+        wild = slots.get(WILD_SLOT, 0)
         kinds = [ingredient.type for ingredient in ingredients]
-        real = 0  # the ingredients of a listed type
+        real = 0  # the ingredients of a listed type (every type, when a wildcard slot is listed)
         for kind in kinds:
-            if kind in slots:
+            if wild or kind in slots:
                 real += 1
         problems: list[str] = []
         # allowed_types is the rule; its set is the slots' types, already counted here
@@ -149,11 +161,23 @@ class MealRules:
             return problems
         empty = 0
         missing: list[str] = []
+        left: list[str] = []  # the ingredients no fixed slot takes, for the wildcard slots
         for kind, n in slots.items():
-            short = n - kinds.count(kind)
+            if kind == WILD_SLOT:
+                continue
+            served = kinds.count(kind)
+            short = n - served
             if short > 0:
                 empty += short
                 missing.append(kind if n == 1 else f"{short} of {n} {kind}")
+            elif short < 0 and not card.different_types:
+                left += [kind] * -short  # (with different types, no wildcard takes a fixed slot's type)
+        if wild:
+            left += [kind for kind in kinds if kind not in slots]
+            short = wild - len(set(left) if card.different_types else left)
+            if short > 0:
+                empty += short
+                missing.append(wild_slots_missing(short, wild, card.different_types))
         needed = empty * self.tokens_per_missing_type
         if needed:
             fillers = 0
@@ -272,6 +296,19 @@ class MealRules:
         for _ in spices:  # times the course spice factor per spice
             quality *= self.course_spice_factor
         return min(quality, MAX_QUALITY)
+
+
+def listed_types(slots: Mapping[str, int]) -> frozenset[str] | None:
+    """The types listed by these slots (counted by type, as :meth:`Card.slot_counts` gives
+    them): the fixed slots' types, or None (every type) when a wildcard slot is among them."""
+    return None if WILD_SLOT in slots else frozenset(slots)
+
+
+def wild_slots_missing(short: int, wild: int, different: bool) -> str:
+    """How a meal's problem names the ``short`` empty wildcard slots of ``wild``."""
+    if wild == 1:
+        return "a slot of a type no other slot has" if different else "a slot of any type"
+    return f"{short} of {wild} slots of {'different types' if different else 'any type'}"
 
 
 def capped_quality(total: int) -> int:

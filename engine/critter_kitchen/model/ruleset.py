@@ -24,6 +24,7 @@ TIMINGS = ("before", "replace", "after")
 # the one ahead on the priority track ranks first, or the players tied for first share the win.
 PRIORITY = "priority"
 SHARED = "shared"
+WILD_SLOT = "any"  # a Challenge card's requirement printed so is a slot any ingredient type fills
 SYNTAX_CLASSES = ("critter_kitchen.dsl.nodes.*",)  # what a pickled syntax tree may name
 
 
@@ -66,6 +67,30 @@ class Effect(_Syntax):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Effect, (self.timing, self.stage, self._pickled_ast(), self.code)
+
+
+MEAL_KINDS = ("challenge", "critic")  # the meals a card's constraint may be about
+CHALLENGE_CARDS = "cards.challenges"  # where a record lists Challenge cards: their kinds' place
+
+
+class Constraint(_Syntax):
+    """A condition a card in play puts on a challenge meal or a critic meal (``meal``), with
+    the message a meal failing it is refused with; ``code`` is its compiled condition."""
+
+    __slots__ = ("meal", "message", "card", "index", "code")
+
+    def __init__(
+        self, meal: str, message: str, card: str, index: int, ast: Program | bytes, code: Compiled | None = None
+    ) -> None:
+        super().__init__(ast)
+        self.meal = meal  # challenge or critic
+        self.message = message
+        self.card = card  # the id of the card that puts it
+        self.index = index  # its place in the card's list
+        self.code = code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Constraint, (self.meal, self.message, self.card, self.index, self._pickled_ast(), self.code)
 
 
 class Stage(_Syntax):
@@ -118,6 +143,8 @@ class Card:
         self.pos = pos
         self.data: dict[str, Any] = data if data is not None else {}
         self.requires: tuple[str, ...] = ()
+        self.different_types = False  # each requirement slot must be filled by a type of its own
+        self.constraints: tuple[Constraint, ...] = ()  # conditions the card puts on meals while in play
         self.effects: tuple[Effect, ...] = ()
         self.parameters: dict[str, Any] = {}
         self._slots: tuple[dict[str, int], dict[str, int]] | None = None  # see slot_counts; never pickled
@@ -137,7 +164,13 @@ class Card:
     # Cached rulesets are pickled. The compiled build's classes cannot be made without
     # their arguments, so each class of a ruleset says how to make it again.
     def __reduce__(self) -> tuple[Any, ...]:
-        made_later = {"requires": self.requires, "effects": self.effects, "parameters": self.parameters}
+        made_later = {
+            "requires": self.requires,
+            "different_types": self.different_types,
+            "constraints": self.constraints,
+            "effects": self.effects,
+            "parameters": self.parameters,
+        }
         return Card, (self.id, self.kind, self.name, self.pack, self.path, self.pos, self.data), made_later
 
 

@@ -47,7 +47,12 @@ def plan_critic(
     :mod:`.critic_quick`) and never claims its meal best. Either stops within ``budget`` steps of
     work (see :mod:`.work`) with the best meal found, not proved best.
     ``room``: the meal may hold at most that many ingredients and spices (tokens aside)."""
-    return finish(search_for(CRITIC_SEARCHES, effort)(question, limit, budget), room)
+    make = search_for(CRITIC_SEARCHES, effort)
+    if question.constrained():  # a meal constraint: the plain search, every meal judged whole
+        search = CriticSearch(question, limit, budget)
+        search.best_first = effort != "exact"  # cut short, it has met the big meals
+        return finish(search, room)
+    return finish(make(question, limit, budget), room)
 
 
 def plan_critic_exhaustive(question: Question, *, limit: int = NODE_LIMIT, room: int | None = None) -> CriticPlan:

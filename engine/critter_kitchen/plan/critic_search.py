@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import itertools
 
-from ..api import check_course, rule_parameters
+from ..api import check_course, check_critic_meal, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
 from ..stages.runner import run_stages
 from .critic_reads import reads_left
 from .plans import CriticPlan, critic_left, tally
 from .programs import programs
-from .work import ITEM_STEPS, PLAN_BUDGET, OverBudget, Work
+from .work import ITEM_STEPS, MEAL_STEPS, PLAN_BUDGET, OverBudget, Work
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class CriticSearch:
         # Whether a program in play reads what a player left unused: then each meal's game
         # holds what this meal leaves of the pantry (else nothing is computed for it).
         self.sees_left = reads_left(programs(rs, (*question.table, *question.owned)))
+        self.constrained = question.constrained()  # each meal is then judged whole before it is scored
         self.baseline = self.outcome({}, {})[0]
 
     def outcome(
@@ -154,10 +155,19 @@ class CriticSearch:
                 self.cut = True
                 return
             held = dict(zip(names, kept, strict=True))
+            if self.constrained and not self.allowed(courses, held):
+                continue
             stars, quality = self.outcome(courses, held)
             key = (stars - self.baseline, quality)
             if self.best is None or key > self.best[0]:
                 self.best = (key, CriticPlan(self.q, dict(courses), held))
+
+    def allowed(self, courses: dict[str, Course], tokens: dict[str, int]) -> bool:
+        """Whether this critic meal meets the meal constraints in force (check_critic_meal)."""
+        self.work.spend(MEAL_STEPS)
+        served = {k: c.token if c.token is not None else Ingredient(k, c.value, c.spices) for k, c in courses.items()}
+        problems, _ = check_critic_meal(self.q.ruleset, served, tokens, self.params, cards=self.q.in_play())
+        return not problems
 
 
 def finish(search: CriticSearch, room: int | None) -> CriticPlan:

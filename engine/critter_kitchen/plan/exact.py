@@ -400,7 +400,11 @@ def plan_round_fast_exact(question: Question, *, limit: int = NODE_LIMIT, budget
     checked before every card's meals were listed (the plan is then the best among those listed),
     or when the plan's work passed ``budget`` steps (the plan is then the best found by then)."""
     search = FastSearch(question, limit, budget=budget)
-    if search.rising:  # the stars of a card are steps of quality: list its meals by them (see .bands)
+    # The stars of a card are steps of quality: list its meals by them (see .bands), unless a
+    # meal constraint binds the meals: .bands rests on facts of the meal rules alone, which a
+    # constraint may break (it may read values, spices, the quality), so every meal is then
+    # listed and judged whole by check_meal (with the constraints), as the plain listing does.
+    if search.rising and not question.constrained():
         try:
             found = plan_by_steps(search)
         except OverBudget:

@@ -38,7 +38,7 @@ class CardMeals:
         self.checks = checks  # check_meal's verdicts at this table: None (illegal) or the quality
         self.items = items
         self.params = params
-        self.rules = meal_rules(params)  # what check_meal reads of them, read once
+        self.rules = meal_rules(params, cards=question.in_play())  # what check_meal reads, read once
         self.budget = budget  # [meals left to check]; shared by every card, 0 stops the search
         self.spicings: dict[tuple[str, int], list[tuple[str, ...]]] = {}
         self.stopped = False

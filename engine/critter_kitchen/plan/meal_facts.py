@@ -11,6 +11,11 @@ against :func:`critter_kitchen.check_meal`:
 * whether a meal whose every ingredient passes :func:`check_spices` is legal depends only on
   how many ingredients of each type and how many of each token it holds, never on their
   values or spices (nor on which tokens, among :func:`exchangeable_tokens`).
+
+They are facts of the meal rules alone (wildcard and different-type slots included). A meal
+constraint of a card in play (``loading/constraints.py``) may read anything of a meal, so
+where one binds the meals planned (:meth:`.pantry.Question.constrained`) the searches that
+rest on these facts give way to those that judge every meal whole.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ checks and its problems carry the same record paths and places (``pantry.ingredi
 from __future__ import annotations
 
 from ..errors import InputError, shown
+from ..loading.constraints import constraining
 from ..loading.records import CHALLENGES, RecordReader, Where
 
 TYPE_CHECKING = False
@@ -49,6 +50,20 @@ class Question:
         self.ingredients = ingredients  # (type, value) of each ingredient, unspiced
         self.spices = spices
         self.tokens = tokens  # token counts, every token of the rules named
+
+    def in_play(self) -> tuple[Card, ...]:
+        """The cards whose meal constraints bind this player's meals, besides the rules cards and
+        each meal's own Challenge card: the table's and the player's own."""
+        return (*self.table, *self.owned)
+
+    def constrained(self) -> bool:
+        """Whether a meal constraint binds a meal planned for this question (see
+        loading/constraints.py): the searches whose shortcuts rest on facts of the meal rules
+        alone then give way to the plain searches, which judge every meal whole."""
+        meal = "critic" if not self.challenges else "challenge"
+        if constraining(self.ruleset, self.in_play(), meal):
+            return True
+        return any(c.meal == meal for card in self.challenges for c in card.constraints)
 
 
 class PantryReader(RecordReader):

@@ -28,7 +28,7 @@ class Scorer:
         rs = question.ruleset
         self.table_params = rule_parameters(rs, question.table)
         self.params = rule_parameters(rs, question.table, question.owned)
-        self.rules = meal_rules(self.params)  # what check_meal reads of them, read once
+        self.rules = meal_rules(self.params, cards=question.in_play())  # what check_meal reads, read once
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.cache: dict[Any, tuple[int, int]] = {}  # plan -> (stars, effect steps), PLANS_KEPT at most
         self.baseline = self.game_stars((), Work())

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..dsl.render import expr, program_lines, value_words
 from ..errors import escaped
-from ..model.ruleset import PRIORITY, SHARED, Card, Ruleset
+from ..loading.packs import owns
+from ..model.ruleset import CHALLENGE_CARDS, PRIORITY, SHARED, WILD_SLOT, Card, Constraint, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -23,8 +24,15 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     out["english"] = english_lines(card, ruleset)
     if card.requires:
         out["requires"] = list(card.requires)
+    if card.different_types:
+        out["different_types"] = True
     if card.parameters:
         out["parameters"] = card.parameters
+    if card.constraints:
+        out["constraints"] = [
+            {"meal": c.meal, "require": card.data["constraints"][c.index]["require"], "message": c.message}
+            for c in card.constraints
+        ]
     out["effects"] = [
         {"timing": e.timing, "stage": e.stage, "do": card.data["effects"][i]["do"], "english": program_lines(e.ast)}
         for i, e in enumerate(card.effects)
@@ -74,6 +82,9 @@ def english_lines(card: Card, ruleset: Ruleset) -> list[str]:
             lines.append(f"    {name} = {shown} (otherwise {base})")
     if card.kind == ruleset.rules_kind:
         lines += _rules_lines(card, ruleset)
+    for constraint in card.constraints:
+        lines += ["", f"{constraint_scope(card, constraint, ruleset)} must meet:", f"    {expr(constraint.ast)}"]
+        lines.append(f"    Otherwise it is refused: {constraint.message}.")
     for effect in card.effects:
         lines += ["", f"{_TIMING[effect.timing]} {effect.stage}:"]
         lines += [f"    {line}" for line in program_lines(effect.ast)]
@@ -154,6 +165,19 @@ def _rules_lines(card: Card, ruleset: Ruleset) -> list[str]:
     return lines
 
 
+def constraint_scope(card: Card, constraint: Constraint, ruleset: Ruleset) -> str:
+    """Whose meals a card's constraint binds, in words: a Challenge card's own meals, its
+    owner's (a card a player holds), or everyone's while it is in play."""
+    meal = f"{constraint.meal} meal"
+    if ruleset.card_kinds.get(card.kind) == CHALLENGE_CARDS:
+        return "Every meal served for this card"
+    if owns(ruleset, card.kind):
+        return f"Every {meal} its owner serves"
+    if card.kind == ruleset.rules_kind:
+        return f"Every {meal}"
+    return f"While in play, every {meal}"
+
+
 def requirement_note(card: Card, ruleset: Ruleset) -> str:
     """How a Challenge card's requirements are read, as the parameters in play for it say.
 
@@ -162,8 +186,13 @@ def requirement_note(card: Card, ruleset: Ruleset) -> str:
     """
     params = {**ruleset.base_params(), **card.parameters}
     note = "left to right"
-    if len(set(card.requires)) < len(card.requires):
+    fixed = [kind for kind in card.requires if kind != WILD_SLOT]
+    if len(set(fixed)) < len(fixed):
         note += "; a type listed twice is two requirements"
+    if WILD_SLOT in card.requires:
+        note += f"; '{WILD_SLOT}' is filled by an ingredient of any type"
+    if card.different_types:
+        note += "; each requirement is filled by a different type"
     if params.get("hold_covers_last"):
         note += "; the Hold token covers the last"
     return note
@@ -180,5 +209,6 @@ def listing_text(ruleset: Ruleset) -> str:
         lines.append(f"{kind} ({len(cards)})")
         for card in sorted(cards, key=lambda c: c.id):
             extra = f"  requires {', '.join(card.requires)}" if card.requires else ""
+            extra += ", each a different type" if card.different_types else ""
             lines.append(f"  {ids[card.id].ljust(width)}  {card.name}{extra}")
     return "\n".join(escaped(line) for line in lines)

@@ -6,6 +6,7 @@ the only places the balance lab plans, so a planner mode is switched here, in on
 
 from __future__ import annotations
 
+from ..model.ruleset import WILD_SLOT
 from ..plan.critic import plan_critic
 from ..plan.plans import Plan
 from ..plan.search import plan_round
@@ -51,6 +52,8 @@ def _trimmed(q: Question) -> Question:
     from ..plan.pantry import Question
 
     listed = {t for card in q.challenges for t in card.requires} if q.challenges else None
+    if listed is not None and WILD_SLOT in listed:
+        listed = None  # a wildcard slot takes any type: the best of every type
     best = sorted(q.ingredients, key=lambda item: (-item[1], item[0]))
     per_type = 1 if listed is None else 2
     chosen: list[tuple[str, int]] = []

@@ -410,7 +410,7 @@
       const meal = h("div", {class: "meal", "data-card": id},
         h("label", {class: "served"}, h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
           m.served = e.target.checked;
-          if (m.served && !m.ingredients.length) m.ingredients.push({type: (c && c.requires || R.ingredients)[0], value: "", spice: ""});
+          if (m.served && !m.ingredients.length) m.ingredients.push({type: ((c && c.requires) || []).find((t) => R.ingredients.includes(t)) || R.ingredients[0], value: "", spice: ""});
           renderMeals(); changed();
         }}), " ", h("b", {}, c ? c.name : id)),
         h("p", {class: "text"}, c ? c.text : ""), err(where), body);
