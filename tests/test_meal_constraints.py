@@ -264,7 +264,7 @@ def test_a_constraint_runs_within_the_effect_budget(constraints, monkeypatch) ->
 def test_constraints_in_english(constraints) -> None:
     def tail(card: str) -> list[str]:
         lines = card_text(constraints.cards[card], constraints).splitlines()
-        return lines[lines.index("") + 3 :]  # after the title, the file line and the card's text
+        return lines[lines.index("In English, from its data:") + 2 :]  # after the card's own text
 
     assert tail("test-minimalist") == [
         "While in play, every critic meal must meet:",
