@@ -242,6 +242,8 @@ class _Compiler:
 
     def call(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
         fn = FUNCTIONS.get(e.func)
+        if fn is None and e.func in self.vocab.params:
+            return self.parameter_for(e, scope)
         if fn is None:
             if e.func in INSTEAD:
                 return self.error(e.pos, f"unknown function '{e.func}'; {INSTEAD[e.func]}", "CK202")
@@ -254,6 +256,18 @@ class _Compiler:
             return self.error(e.pos, f"'{e.func}' takes {len(fn.params)} argument(s) ({want}), got {len(e.args)}")
         args = tuple(self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False))
         return fn.returns, ("call", e.func, args)
+
+    def parameter_for(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
+        """``name(x)``: the rule parameter ``name`` in force for a player or for a meal (the cards
+        they hold, the meal's own card), where the bare ``name`` is the one in force for everyone."""
+        if len(e.args) != 1:
+            return self.error(e.pos, f"'{e.func}' is a rule parameter: write {e.func}(p) for a player or {e.func}(m) for a meal")
+        typ, arg = self.expr(e.args[0], scope)
+        if typ not in (t.PLAYER, t.MEAL, t.ERROR):
+            return self.error(
+                e.args[0].pos, f"the rule parameter '{e.func}' is read for a player or a meal, not {t.describe(typ)}"
+            )
+        return self.vocab.params[e.func], ("param_of", e.func, arg, typ == t.MEAL)
 
     def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Op]:
         agg = AGGREGATES.get(e.func)

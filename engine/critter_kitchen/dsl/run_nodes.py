@@ -60,7 +60,7 @@ def steps_of(op: Op) -> int:
 
 # The kinds of op (their first field): program.build builds each.
 OP_KINDS = frozenset(
-    ("const", "slot", "param", "call", "agg", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
+    ("const", "slot", "param", "param_of", "call", "agg", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
     + ("seq", "let", "for", "if", "modify", "award")
 )
 
@@ -132,6 +132,39 @@ class _Param(Node):
 
     def run(self, f: Frame) -> Any:
         return f.game.params[self.name]
+
+
+class _PlayerParam(Node):
+    """A rule parameter in force for a player: the cards they hold change the game's."""
+
+    __slots__ = ("name", "a")
+
+    def __init__(self, name: str, a: Node) -> None:
+        self.name, self.a = name, a
+
+    def run(self, f: Frame) -> Any:
+        own = self.a.run(f).params  # (see model.game.player_params)
+        return (own if own is not None else f.game.params)[self.name]
+
+
+class _MealParam(Node):
+    """A rule parameter in force for a meal: its card's own change its player's."""
+
+    __slots__ = ("name", "a")
+
+    def __init__(self, name: str, a: Node) -> None:
+        self.name, self.a = name, a
+
+    def run(self, f: Frame) -> Any:
+        meal = self.a.run(f)
+        own = meal.params  # (see model.game.meal_params)
+        if own is None:
+            own = meal.player.params
+        return (own if own is not None else f.game.params)[self.name]
+
+
+def param_of_node(build: Build, name: str, arg: Op, of_meal: bool) -> Node:
+    return _MealParam(name, build(arg)) if of_meal else _PlayerParam(name, build(arg))
 
 
 def const_node(build: Build, value: Any) -> Node:
@@ -1007,7 +1040,15 @@ def _shares(f: Frame, top: Sequence[Any]) -> bool:
     the rules in force say a tie shares it."""
     if not top:
         return False
-    return len(top) == 1 or bool(f.game.params["friendly_ties"])  # (the award statement's reads_params)
+    if len(top) == 1:
+        return True
+    params = f.game.params  # (the award statement's reads_params)
+    by_stage = params.get("friendly_ties_by_stage")  # a ruleset may declare none: then friendly_ties rules
+    if by_stage:
+        own = by_stage.get(f.stage)
+        if own is not None:
+            return bool(own)
+    return bool(params["friendly_ties"])
 
 
 def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Node | None, value: int | None) -> None:

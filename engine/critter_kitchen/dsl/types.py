@@ -38,6 +38,13 @@ def element(t: str) -> str | None:
 _SERVES = {
     (SPICE, INGREDIENT),  # an ingredient type names the spice of that type
     (TEXT, CARD_NAME),  # a card's name is shown and looked up like any text
+    # a name a pack declares is text too: the key of a table (lookup(course_counts(p), t))
+    (TEXT, INGREDIENT),
+    (TEXT, ROUND),
+    (TEXT, STAGE),
+    (TEXT, COUNTER),
+    (TEXT, TOKEN),
+    (TEXT, SPICE),
 }
 
 

@@ -17,7 +17,7 @@ from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import DEFAULT_SCOPE, TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -360,7 +360,9 @@ class _Loader:
                     doc, (*where, "type"), f"parameter '{name}' is already declared as {params[name].type}", "CK206"
                 )
                 return
-            if self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
+            if "scope" in spec:
+                params[name].scope = spec["scope"]
+            if "value" in spec and self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
                 params[name].value = spec["value"]
                 params[name].unverified = spec.get("unverified", "")
             return
@@ -369,7 +371,10 @@ class _Loader:
             return
         typ = PARAM_TYPES[spec["type"]]
         if self.check_value(doc, (*where, "value"), typ, spec["value"]):
-            params[name] = Parameter(name, typ, spec["value"], spec.get("description", ""), spec.get("unverified", ""))
+            scope = spec.get("scope", DEFAULT_SCOPE)
+            params[name] = Parameter(
+                name, typ, spec["value"], spec.get("description", ""), spec.get("unverified", ""), scope
+            )
 
     def check_value(self, doc: Document, path: tuple[str | int, ...], typ: str, value: Any) -> bool:
         problem = _value_problem(typ, value, self.ruleset.ingredient_types)
@@ -605,6 +610,7 @@ class _Loader:
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters
+        level = self.ruleset.card_level(card.kind)
         for name, value in card.parameters.items():
             if name not in params:
                 self.at(
@@ -614,6 +620,8 @@ class _Loader:
                     "CK206",
                     at_key=True,
                 )
+            elif not params[name].settable_at(level):
+                self.at(doc, ("parameters", name), _scope_problem(params[name], card.kind, level), "CK206", at_key=True)
             else:
                 self.check_value(doc, ("parameters", name), params[name].type, value)
 
@@ -722,6 +730,27 @@ def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:
     for part in path:
         data = data[part]
     return data
+
+
+# What each scope lets vary, for a problem's text: "parameter 'x' is set for <this> only".
+_SCOPE_WORDS = {
+    "game": "for the whole game, by a rules card",
+    "table": "for everyone, by a rules card or a card on the table",
+    "player": "for a player, by a rules card, a card on the table or a card the player holds",
+}
+_LEVEL_WORDS = {
+    "table": "changes it for everyone while in play",
+    "player": "changes it for its owner only",
+    "meal": "changes it for the meals served for it only",
+}
+
+
+def _scope_problem(param: Parameter, kind: str, level: str) -> str:
+    """Why a card of ``kind`` (at ``level``) may not set ``param``, whose scope is narrower."""
+    return (
+        f"parameter '{param.name}' cannot be set on a {kind} card: a {kind} card "
+        f"{_LEVEL_WORDS[level]}, and '{param.name}' is set {_SCOPE_WORDS[param.scope]} (its scope: {param.scope})"
+    )
 
 
 def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:
