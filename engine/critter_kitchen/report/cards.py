@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dsl.render import program_lines
 from ..errors import escaped
-from ..model.ruleset import Card, Ruleset
+from ..model.ruleset import SCOPE_TEXT, Card, Ruleset
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -45,7 +45,7 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
     if card.requires:
         lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset)})"]
     if card.parameters:
-        lines += ["", "While in play:"]
+        lines += ["", SCOPE_TEXT[ruleset.card_level(card.kind)]]
         for name, value in card.parameters.items():
             base = ruleset.parameters[name].value if name in ruleset.parameters else None
             lines.append(f"    {name} = {value} (otherwise {base})")
