@@ -17,7 +17,7 @@ from ..dsl import types as t
 from ..dsl.compiler import CompileProblem, Vocabulary, compile_expr, compile_program
 from ..dsl.program import Compiled
 from ..errors import InputError, Problem, did_you_mean, shown
-from ..model.ruleset import DEFAULT_SCOPE, TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
+from ..model.ruleset import DEFAULT_SCOPE, SCOPES, TIMINGS, Card, Effect, Pack, Parameter, Ruleset, Stage, TieBreak
 from . import packschema, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
@@ -732,24 +732,27 @@ def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:
     return data
 
 
-# What each scope lets vary, for a problem's text: "parameter 'x' is set for <this> only".
+# What a value of each scope is, and whom a card of each level sets parameters for, for a
+# problem's text.
 _SCOPE_WORDS = {
-    "game": "for the whole game, by a rules card",
-    "table": "for everyone, by a rules card or a card on the table",
-    "player": "for a player, by a rules card, a card on the table or a card the player holds",
+    "game": "one value for the whole game",
+    "table": "one value for every player at a time",
+    "player": "a value for each player",
 }
 _LEVEL_WORDS = {
-    "table": "changes it for everyone while in play",
-    "player": "changes it for its owner only",
-    "meal": "changes it for the meals served for it only",
+    "table": "for everyone while in play",
+    "player": "for its owner",
+    "meal": "for the meals served for it",
 }
 
 
 def _scope_problem(param: Parameter, kind: str, level: str) -> str:
-    """Why a card of ``kind`` (at ``level``) may not set ``param``, whose scope is narrower."""
+    """Why a card of ``kind`` (at ``level``) may not set ``param``, whose scope is wider."""
+    wider = SCOPES[SCOPES.index(level) :]
+    allowed = " or ".join(wider) if len(wider) < 3 else f"{', '.join(wider[:-1])} or {wider[-1]}"
     return (
-        f"parameter '{param.name}' cannot be set on a {kind} card: a {kind} card "
-        f"{_LEVEL_WORDS[level]}, and '{param.name}' is set {_SCOPE_WORDS[param.scope]} (its scope: {param.scope})"
+        f"parameter '{param.name}' has scope {param.scope} ({_SCOPE_WORDS[param.scope]}): a {kind} card "
+        f"sets parameters {_LEVEL_WORDS[level]}, those of scope {allowed}"
     )
 
 
