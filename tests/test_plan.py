@@ -64,7 +64,7 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
     """The best (stars, unused value, -tokens spent, spices left) over every assignment of each item
     to a card or to none."""
     cards = [ruleset.cards[c] for c in pantry["cards"]["challenges"]["round3"]]
-    params = rule_parameters(ruleset)
+    params = [rule_parameters(ruleset, card=card) for card in cards]  # a card's own parameters for its meals
     items = pantry["pantry"]
     ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
     spices = items["spices"]
@@ -93,7 +93,7 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
                         continue
                     key = (c, tuple((i.type, i.value, i.spices) for i in served), soup[c], bisque[c])
                     if key not in legal:
-                        problems, _ = check_meal(ruleset, card, served, tokens, params, held=c == 2)
+                        problems, _ = check_meal(ruleset, card, served, tokens, params[c], held=c == 2)
                         legal[key] = not problems
                     if not legal[key]:
                         ok = False
@@ -165,6 +165,21 @@ def test_a_la_carte_planner_equals_brute_force(alc, seed):
     pantry = random_pantry(random.Random(1000 + seed), alc, ALC_CHALLENGES, ["a-la-carte"])
     got, _ = planned(pantry, alc, ALC_CHALLENGES)
     assert got == brute_force(pantry, alc, ALC_CHALLENGES)
+
+
+COMPOSING_CHALLENGES = ["royal-banquet", "fiery-curry", "twice-spiced-skewers", "sunday-roast", "garden-gratin", "toasted-cheese"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_planner_equals_brute_force_with_cards_of_their_own_parameters(composing, seed):
+    """Challenge cards with their own bands, spice factor and spices per ingredient (tests/packs/composing):
+    the planner plans each card's meals under its own parameters, as scoring reads them."""
+    rng = random.Random(3000 + seed)
+    pantry = random_pantry(rng, composing, COMPOSING_CHALLENGES, [], ("the-baker",))
+    kinds = sorted({k for c in pantry["cards"]["challenges"]["round3"] for k in composing.cards[c].requires})
+    pantry["pantry"]["spices"] = [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 2))]
+    got, _ = planned(pantry, composing, COMPOSING_CHALLENGES)
+    assert got == brute_force(pantry, composing, COMPOSING_CHALLENGES)
 
 
 WORKED = """\
