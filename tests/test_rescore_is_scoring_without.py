@@ -28,6 +28,7 @@ PACKS = {
     "solo": [CARDS / "solo"],
     "no-friendly-ties": [CARDS / "variants" / "no-friendly-ties"],
     "no-soup-race": [CARDS / "variants" / "no-soup-race"],
+    "composing": [ROOT / "tests" / "packs" / "composing"],  # parameters by card: meal, player, table
 }
 GAMES_PER_PACK = 120
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus"]
@@ -106,7 +107,8 @@ def random_record(rs, rng: random.Random) -> dict:
         for rnd, round_cards in by_round.items():
             for i, card in enumerate(round_cards):
                 if rng.random() < 0.6:
-                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, params, values)
+                    own = rule_parameters(rs, table, held[name], card)  # the card's own parameters too
+                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, own, values)
                     if meal is not None:
                         record["challenge_meals"].setdefault(rnd, {}).setdefault(name, {})[card.id] = meal
         record["critic_meals"][name] = _critic_meal(rs, rng, params, values)
