@@ -56,7 +56,12 @@ GAME: dict[str, Any] = {
     },
     "critic_meals": {
         # Ana: six courses, bread among them, no wine (quality 13); Ben: six, no bread (18).
-        "Ana": {"courses": {k: {"value": 3 if k == "bread" else 2} for k in ("carrot", "fish", "cheese", "mushroom", "meat", "bread")}},
+        "Ana": {
+            "courses": {
+                k: {"value": 3 if k == "bread" else 2}
+                for k in ("carrot", "fish", "cheese", "mushroom", "meat", "bread")
+            }
+        },
         "Ben": {"courses": {k: {"value": 3} for k in ("carrot", "fish", "cheese", "mushroom", "meat", "wine")}},
     },
 }
@@ -149,8 +154,9 @@ def test_cards_say_whom_their_parameters_change(capsys):
     for card in ("royal-banquet", "the-baker", "the-lenient-critic"):
         assert main(["cards", "--pack", str(COMPOSING), card]) == 0
         texts[card] = capsys.readouterr().out
-    assert "For meals served for this card:\n    challenge_bands = [[0, 0], [10, 3], [20, 5]] (otherwise" in (
-        texts["royal-banquet"]
+    assert (
+        "For meals served for this card:\n    challenge_bands = [[0, 0], [10, 3], [20, 5]] (otherwise"
+        in (texts["royal-banquet"])
     )
     assert "For its owner:\n    course_counts = {'bread': 2} (otherwise {})" in texts["the-baker"]
     assert "While in play, for everyone:\n    all_courses_short = 1 (otherwise 0)" in texts["the-lenient-critic"]
@@ -160,22 +166,31 @@ def test_a_parameter_a_card_cannot_scope_is_a_problem_at_its_line(capsys, monkey
     monkeypatch.chdir(ROOT)
     assert main(["validate", "tests/packs/scope-problems"]) == 1
     out, err = capsys.readouterr()
-    assert (out, err.splitlines()) == ("", [
-        "tests/packs/scope-problems/bakers-dozen.yaml:6:3: CK206 parameter 'min_players' has scope game (one value "
-        "for the whole game): a challenge card sets parameters for the meals served for it, those of scope meal",
-        "tests/packs/scope-problems/bakers-dozen.yaml:7:3: CK206 parameter 'course_types' has scope player (a value "
-        "for each player): a challenge card sets parameters for the meals served for it, those of scope meal",
-        "tests/packs/scope-problems/grumpy-host.yaml:6:3: CK206 parameter 'friendly_ties' has scope table (one value "
-        "for every player at a time): a restaurateur card sets parameters for its owner, those of scope player or meal",
-        "tests/packs/scope-problems/rounds-critic.yaml:6:3: CK206 parameter 'challenges_per_round' has scope game "
-        "(one value for the whole game): a critic card sets parameters for everyone while in play, those of scope "
-        "table, player or meal",
-    ])
+    where = "tests/packs/scope-problems/"
+    assert (out, err.splitlines()) == (
+        "",
+        [
+            f"{where}bakers-dozen.yaml:6:3: CK206 parameter 'min_players' has scope game (one value for the whole "
+            "game): a challenge card sets parameters for the meals served for it, those of scope meal",
+            f"{where}bakers-dozen.yaml:7:3: CK206 parameter 'course_types' has scope player (a value for each "
+            "player): a challenge card sets parameters for the meals served for it, those of scope meal",
+            f"{where}grumpy-host.yaml:6:3: CK206 parameter 'friendly_ties' has scope table (one value for every "
+            "player at a time): a restaurateur card sets parameters for its owner, those of scope player or meal",
+            f"{where}rounds-critic.yaml:6:3: CK206 parameter 'challenges_per_round' has scope game (one value for "
+            "the whole game): a critic card sets parameters for everyone while in play, those of scope table, "
+            "player or meal",
+        ],
+    )
 
 
 TIED: dict[str, Any] = {
     "players": [{"name": "Ana"}, {"name": "Ben"}],
-    "cards": {"challenges": {"round3": ["sunday-roast", "river-chowder", "harbor-stew"], "round6": ["garden-gratin", "mushroom-toast", "braised-shank"]}},
+    "cards": {
+        "challenges": {
+            "round3": ["sunday-roast", "river-chowder", "harbor-stew"],
+            "round6": ["garden-gratin", "mushroom-toast", "braised-shank"],
+        }
+    },
     "critic_meals": {
         "Ana": {"courses": {"carrot": {"value": 4}}, "soup": 2},
         "Ben": {"courses": {"carrot": {"value": 4}, "fish": {"value": 3}}, "soup": 2},

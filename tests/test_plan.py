@@ -167,7 +167,14 @@ def test_a_la_carte_planner_equals_brute_force(alc, seed):
     assert got == brute_force(pantry, alc, ALC_CHALLENGES)
 
 
-COMPOSING_CHALLENGES = ["royal-banquet", "fiery-curry", "twice-spiced-skewers", "sunday-roast", "garden-gratin", "toasted-cheese"]
+COMPOSING_CHALLENGES = [
+    "royal-banquet",
+    "fiery-curry",
+    "twice-spiced-skewers",
+    "sunday-roast",
+    "garden-gratin",
+    "toasted-cheese",
+]
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -261,7 +261,9 @@ class _Compiler:
         """``name(x)``: the rule parameter ``name`` in force for a player or for a meal (the cards
         they hold, the meal's own card), where the bare ``name`` is the one in force for everyone."""
         if len(e.args) != 1:
-            return self.error(e.pos, f"'{e.func}' is a rule parameter: write {e.func}(p) for a player or {e.func}(m) for a meal")
+            return self.error(
+                e.pos, f"'{e.func}' is a rule parameter: write {e.func}(p) for a player or {e.func}(m) for a meal"
+            )
         typ, arg = self.expr(e.args[0], scope)
         if typ not in (t.PLAYER, t.MEAL, t.ERROR):
             return self.error(

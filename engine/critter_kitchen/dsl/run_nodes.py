@@ -60,7 +60,23 @@ def steps_of(op: Op) -> int:
 
 # The kinds of op (their first field): program.build builds each.
 OP_KINDS = frozenset(
-    ("const", "slot", "param", "param_of", "call", "agg", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
+    (
+        "const",
+        "slot",
+        "param",
+        "param_of",
+        "call",
+        "agg",
+        "arith",
+        "neg",
+        "cmp",
+        "in",
+        "and",
+        "or",
+        "not",
+        "text",
+        "show",
+    )
     + ("seq", "let", "for", "if", "modify", "award")
 )
 

@@ -25,7 +25,7 @@ from ..model.meals import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from typing import Any, Final
 
     from ..model.ruleset import Card, Ruleset
@@ -894,7 +894,9 @@ class RecordReader:
             return None
         return _served(rnd, card, player, ingredients, tokens, rules)
 
-    def spices(self, params: dict[str, Any], kind: str, value: Any, limit: int, where: Where) -> tuple[str, ...] | None:
+    def spices(
+        self, params: Mapping[str, Any], kind: str, value: Any, limit: int, where: Where
+    ) -> tuple[str, ...] | None:
         if value is None:
             return ()
         spices = [value] if isinstance(value, str) else value
@@ -914,7 +916,7 @@ class RecordReader:
             return None
         return value
 
-    def tokens(self, data: dict[str, Any], params: dict[str, Any], skip: str, where: Where) -> dict[str, int]:
+    def tokens(self, data: dict[str, Any], params: Mapping[str, Any], skip: str, where: Where) -> dict[str, int]:
         values = params["token_values"]
         out = {}
         for key, n in data.items():

@@ -6,6 +6,7 @@ from ..values import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from .ruleset import Card, Ruleset
@@ -104,7 +105,7 @@ class Meal:
         ingredients: tuple[Ingredient, ...],
         tokens: dict[str, int],
         quality: int,
-        params: dict[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.round = round
         self.card = card
@@ -126,7 +127,7 @@ def player_params(game: Game, player: Player) -> dict[str, Any]:
     return own if own is not None else game.params
 
 
-def meal_params(game: Game, meal: Meal) -> dict[str, Any]:
+def meal_params(game: Game, meal: Meal) -> Mapping[str, Any]:
     """The rule parameters in force for ``meal``: its card's own over its player's over the game's."""
     own = meal.params
     if own is not None:

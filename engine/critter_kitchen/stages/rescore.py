@@ -56,7 +56,7 @@ from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_h
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable
+    from collections.abc import Collection, Iterable, Mapping
     from typing import Any
 
     from ..dsl.program import Compiled
@@ -65,12 +65,13 @@ if TYPE_CHECKING:
     from .runner import Holders, Hooks, HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
+    _MealFields = tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int, Mapping[str, Any] | None]
     _Alike = tuple[
         tuple[tuple[tuple[str, int, tuple[str, ...], str | None, int], ...], ...],
         tuple[
             tuple[
                 str,
-                tuple[tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int, dict[str, Any] | None], ...],
+                tuple[_MealFields, ...],
             ],
             ...,
         ],
