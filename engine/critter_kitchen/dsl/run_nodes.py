@@ -288,6 +288,23 @@ class _Call2Const(Node):
         return self.impl(f, self.a.run(f), self.c)
 
 
+class _Call2SlotParam(Node):
+    """e.g. band(meal_quality(m), challenge_bands(m)): a rule parameter in force for the meal (or
+    player) in a slot, as :class:`_MealParam` (:class:`_PlayerParam`) reads it."""
+
+    __slots__ = ("impl", "a", "name", "i", "of_meal")
+
+    def __init__(self, impl: Callable[..., Any], a: Node, name: str, i: int, of_meal: bool) -> None:
+        self.impl, self.a, self.name, self.i, self.of_meal = impl, a, name, i, of_meal
+
+    def run(self, f: Frame) -> Any:
+        x = f.slots[self.i]
+        own = x.params
+        if own is None and self.of_meal:
+            own = x.player.params
+        return self.impl(f, self.a.run(f), (own if own is not None else f.game.params)[self.name])
+
+
 class _Call2Param(Node):
     """e.g. band(meal_quality(m), challenge_bands)"""
 
@@ -363,6 +380,8 @@ def _call2(build: Build, impl: Callable[..., Any], kinds: tuple[str, ...], args:
         return _Call2Const(impl, build(x0), x1[1])
     if x1[0] == "param":
         return _Call2Param(impl, build(x0), x1[1])
+    if x1[0] == "param_of" and x1[2][0] == "slot":
+        return _Call2SlotParam(impl, build(x0), x1[1], x1[2][1], x1[3])
     return _Call2(impl, build(x0), build(x1))
 
 
