@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from critter_kitchen import load_ruleset, result_json, score_record
+from critter_kitchen.loading.packs import load_packs
+from critter_kitchen.loading.paths import base_pack
 from critter_kitchen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,3 +219,61 @@ def test_friendly_ties_false_still_means_every_stage():
     assert awards(result, "critic.most_soup") == []
     assert awards(result, "critic.best_course") == [("Ben", 1, "base-rules", "best fish course (3)")]
     assert stars(result) == {"Ana": 0, "Ben": 1}
+
+
+def effect_problems(tmp_path: Path, do: str) -> list[tuple[int, int, str, str]]:
+    """Each problem of one rumor whose effect (hooked after critic.rumors) is ``do``."""
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: scope-language\nname: Parameters read by the language\n", "utf-8")
+    body = "\n".join(f"      {line}" for line in do.splitlines())
+    text = f"id: under-test\nkind: rumor\nname: Under test\neffects:\n  - after: critic.rumors\n    do: |\n{body}\n"
+    (folder / "under-test.yaml").write_text(text, "utf-8")
+    _, found = load_packs([base_pack(), str(folder)])
+    return [(p.line, p.column, p.code, p.message) for p in found]
+
+
+@pytest.mark.parametrize(
+    ("do", "expected"),
+    [
+        (  # a parameter read for something that is neither a player nor a meal
+            "for t in course_types:\n    award band(3, challenge_bands(t)) stars to players",
+            (
+                8,
+                41,
+                "CK203",
+                "the rule parameter 'challenge_bands' is read for a player or a meal, not an ingredient type",
+            ),
+        ),
+        (
+            "for p in players:\n    award spice_factor(p, 2) stars to p",
+            (
+                8,
+                17,
+                "CK203",
+                "'spice_factor' is a rule parameter: write spice_factor(p) for a player or spice_factor(m) for a meal",
+            ),
+        ),
+    ],
+)
+def test_a_parameter_is_read_for_a_player_or_a_meal(tmp_path, do, expected):
+    assert effect_problems(tmp_path, do) == [expected]
+
+
+def test_a_parameter_read_for_a_player_is_their_own(tmp_path):
+    # Ana holds The Baker (course_counts {bread: 2}); Ben holds nothing. The rumor gives each
+    # player their own count for bread, read with course_counts(p); the bare name is everyone's.
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: own-reads\nname: Own reads\nrequires: [composing]\n", "utf-8")
+    (folder / "bread-count.yaml").write_text(
+        "id: bread-count\nkind: rumor\nname: Bread Count\neffects:\n  - after: critic.rumors\n    do: |\n"
+        "      for p in players:\n"
+        '          award lookup(course_counts(p), bread) + lookup(course_counts, bread) stars to p for "bread"\n',
+        "utf-8",
+    )
+    record = game()
+    record["cards"]["rumors"] = ["bread-count"]
+    result = result_json(score_record(record, load_ruleset([COMPOSING, folder]), source="<game>"))
+    # Ana: her own count 2, plus everyone's (none listed: 0) = 2; Ben: 0 + 0 = 0, no award.
+    assert awards(result, "critic.rumors") == [("Ana", 2, "bread-count", "bread")]
