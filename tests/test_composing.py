@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from critter_kitchen import load_ruleset, result_json, score_record
+from critter_kitchen.cli import main
 from critter_kitchen.loading.packs import load_packs
 from critter_kitchen.loading.paths import base_pack
-from critter_kitchen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSING = ROOT / "tests" / "packs" / "composing"
