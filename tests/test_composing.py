@@ -178,9 +178,11 @@ def test_a_parameter_a_card_cannot_scope_is_a_problem_at_its_line(capsys, monkey
             "player): a challenge card sets parameters for the meals served for it, those of scope meal",
             f"{where}grumpy-host.yaml:6:3: CK206 parameter 'friendly_ties' has scope table (one value for every "
             "player at a time): a restaurateur card sets parameters for its owner, those of scope player or meal",
+            f"{where}misspelt-baker.yaml:7:19: CK202 unknown ingredient type 'bred'; did you mean 'bread'?",
             f"{where}rounds-critic.yaml:6:3: CK206 parameter 'challenges_per_round' has scope game (one value for "
             "the whole game): a critic card sets parameters for everyone while in play, those of scope table, "
             "player or meal",
+            f"{where}rules.yaml:6:36: CK204 unknown stage 'critic.best_courses'; did you mean 'critic.best_course'?",
         ],
     )
 

@@ -143,6 +143,8 @@ class _Loader:
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
         self.card_stages: list[tuple[Document, int, Stage]] = []  # stages other cards declare, placed last
+        # Table values the rules set, by where they are: their keys are checked once every stage is placed.
+        self.keyed: list[tuple[Document, tuple[str | int, ...], str, Any]] = []
         self.sources: dict[str, PackSource] = {}  # pack folder -> its files
         self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
@@ -365,6 +367,7 @@ class _Loader:
             if "value" in spec and self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
                 params[name].value = spec["value"]
                 params[name].unverified = spec.get("unverified", "")
+                self.keyed.append((doc, (*where, "value"), name, spec["value"]))
             return
         if "type" not in spec:
             self.at(doc, where, f"new parameter '{name}' needs a 'type'", "CK206", at_key=True)
@@ -373,8 +376,15 @@ class _Loader:
         if self.check_value(doc, (*where, "value"), typ, spec["value"]):
             scope = spec.get("scope", DEFAULT_SCOPE)
             params[name] = Parameter(
-                name, typ, spec["value"], spec.get("description", ""), spec.get("unverified", ""), scope
+                name,
+                typ,
+                spec["value"],
+                spec.get("description", ""),
+                spec.get("unverified", ""),
+                scope,
+                spec.get("keys", ""),
             )
+            self.keyed.append((doc, (*where, "value"), name, spec["value"]))
 
     def check_value(self, doc: Document, path: tuple[str | int, ...], typ: str, value: Any) -> bool:
         problem = _value_problem(typ, value, self.ruleset.ingredient_types)
@@ -565,6 +575,9 @@ class _Loader:
 
     def compile_all(self) -> None:
         rs = self.ruleset
+        for doc, path, name, value in self.keyed:  # the rules' values, now that every stage is placed
+            if rs.parameters.get(name) is not None and rs.parameters[name].type == t.TABLE:
+                self.check_keys(doc, path, rs.parameters[name], value)
         shared = self.vocabulary(owned=False)
         for stage in rs.stages:
             if stage.ast is not None:
@@ -622,8 +635,22 @@ class _Loader:
                 )
             elif not params[name].settable_at(level):
                 self.at(doc, ("parameters", name), _scope_problem(params[name], card.kind, level), "CK206", at_key=True)
-            else:
-                self.check_value(doc, ("parameters", name), params[name].type, value)
+            elif self.check_value(doc, ("parameters", name), params[name].type, value):
+                self.check_keys(doc, ("parameters", name), params[name], value)
+
+    def check_keys(self, doc: Document, path: tuple[str | int, ...], param: Parameter, value: Any) -> None:
+        """Each key of a table whose keys name stages or ingredient types names one (the stages
+        placed, the types read: asked once every pack is read)."""
+        if param.keys == "stage":
+            known, code = tuple(self.ruleset.stage_names()), "CK204"
+        elif param.keys == "ingredient":
+            known, code = self.ruleset.ingredient_types, "CK202"
+        else:
+            return
+        for key in value:
+            if key not in known:
+                message = f"unknown {_KEY_WORDS[param.keys]} '{key}'{did_you_mean(str(key), known)}"
+                self.at(doc, (*path, key), message, code, at_key=True)
 
     def check_replacements(self, replacers: dict[str, list[Card]]) -> None:
         # Two cards may replace one stage only if they can never be in play together: both
@@ -744,6 +771,9 @@ _LEVEL_WORDS = {
     "player": "for its owner",
     "meal": "for the meals served for it",
 }
+
+
+_KEY_WORDS = {"stage": "stage", "ingredient": "ingredient type"}
 
 
 def _scope_problem(param: Parameter, kind: str, level: str) -> str:

@@ -153,12 +153,20 @@ SCOPE_TEXT = {
     "player": "For its owner:",
     "meal": "For meals served for this card:",
 }
+TABLE_KEYS = ("ingredient", "stage")  # what a table parameter's keys may be declared to name
 CHALLENGE_RECORD = "cards.challenges"  # where a record names the Challenge cards, by round
 
 
 class Parameter:
     def __init__(
-        self, name: str, type: str, value: Any, description: str, unverified: str = "", scope: str = DEFAULT_SCOPE
+        self,
+        name: str,
+        type: str,
+        value: Any,
+        description: str,
+        unverified: str = "",
+        scope: str = DEFAULT_SCOPE,
+        keys: str = "",
     ) -> None:
         self.name = name
         self.type = type
@@ -168,9 +176,10 @@ class Parameter:
         # The narrowest level its value may vary at (one of SCOPES): a card may set it when
         # the card's own level (card_level) is this one or a wider one.
         self.scope = scope
+        self.keys = keys  # for a table: what its keys name (one of TABLE_KEYS), or "" for any name
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Parameter, (self.name, self.type, self.value, self.description, self.unverified, self.scope)
+        return Parameter, (self.name, self.type, self.value, self.description, self.unverified, self.scope, self.keys)
 
     def settable_at(self, level: str) -> bool:
         """Whether a card of ``level`` (one of SCOPES) may set this parameter."""
