@@ -279,3 +279,16 @@ def test_a_parameter_read_for_a_player_is_their_own(tmp_path):
     result = result_json(score_record(record, load_ruleset([COMPOSING, folder]), source="<game>"))
     # Ana: her own count 2, plus everyone's (none listed: 0) = 2; Ben: 0 + 0 = 0, no award.
     assert awards(result, "critic.rumors") == [("Ana", 2, "bread-count", "bread")]
+
+
+def test_a_critic_changing_what_a_stage_awards_keeps_its_ties():
+    record = copy.deepcopy(TIED)
+    record["cards"]["critic"] = "the-soup-judge"
+    result = result_json(score_record(record, load_ruleset([COMPOSING, TIES]), source="<game>"))
+    # The Soup Judge (most_soup_stars 2) with the ties-by-stage house rule: most soup is still
+    # a friendly tie, now 2 stars each; best carrot still nobody; best fish Ben. Ana 2, Ben 3.
+    assert awards(result, "critic.most_soup") == [
+        ("Ana", 2, "base-rules", "most soup (2)"),
+        ("Ben", 2, "base-rules", "most soup (2)"),
+    ]
+    assert stars(result) == {"Ana": 2, "Ben": 3}
