@@ -33,7 +33,18 @@ from critter_kitchen.stages.runner import POINTS, hook_tables, run_stages, score
 
 TEST_PACKS = Path(__file__).resolve().parent / "packs"
 # the test packs that load as a ruleset (the broken-* ones are refused, as their tests check)
-LOADABLE = ["card-stages", "critic-cards", "fixtures", "lab", "no-hold", "order-free", "planner-cards", "repeated"]
+LOADABLE = [
+    "card-stages",
+    "composing",
+    "critic-cards",
+    "fixtures",
+    "lab",
+    "no-hold",
+    "order-free",
+    "planner-cards",
+    "repeated",
+    "ties-by-stage",
+]
 GAMES_PER_PACK = 40
 TIMING = {"before": 0, "replace": 1, "after": 2}
 
