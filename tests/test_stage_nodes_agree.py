@@ -197,6 +197,7 @@ def test_the_programs_of_the_packs_use_the_shapes_with_nodes_of_their_own() -> N
         c._Call2SlotSlot,
         c._Call2SlotConst,
         c._Call2SlotParam,
+        c._SlotParam,
         c._CompareReadFrame,
         c._CompareConst,
         c._ContainsSlotRead,

@@ -115,7 +115,7 @@ class _Compiler:
 
     def stmt_for(self, s: n.For, scope: Scope) -> Op:
         src_type, source = self.expr(s.source, scope)
-        item_type = t.element(src_type) or (t.ERROR if src_type == t.ERROR else None)
+        item_type = t.items_of(src_type) or (t.ERROR if src_type == t.ERROR else None)
         if item_type is None:
             self.error(s.source.pos, f"'for' needs a list, got {t.describe(src_type)}")
             item_type = t.ERROR
@@ -276,7 +276,7 @@ class _Compiler:
         if agg is None:
             return self.error(e.pos, f"unknown aggregate '{e.func}'{did_you_mean(e.func, list(AGGREGATES))}", "CK202")
         src_type, source = self.expr(e.source, scope)
-        item_type = t.element(src_type)
+        item_type = t.items_of(src_type)
         if item_type is None:
             if src_type != t.ERROR:
                 self.error(e.source.pos, f"'{e.func}' needs a list after 'in', got {t.describe(src_type)}")
@@ -325,7 +325,7 @@ class _Compiler:
 
     def expr_contains(self, e: n.Contains, scope: Scope, expected: str | None) -> tuple[str, Op]:
         coll_type, coll = self.expr(e.collection, scope)
-        item_type = t.element(coll_type)
+        item_type = t.items_of(coll_type)
         if item_type is None and coll_type != t.ERROR:
             return self.error(e.collection.pos, f"'in' needs a list, got {t.describe(coll_type)}")
         _, item = self.expr(e.item, scope, item_type)

@@ -179,7 +179,25 @@ class _MealParam(Node):
         return (own if own is not None else f.game.params)[self.name]
 
 
+class _SlotParam(Node):
+    """A rule parameter in force for the player (or meal) in a slot: ``course_types(p)``."""
+
+    __slots__ = ("name", "i", "of_meal")
+
+    def __init__(self, name: str, i: int, of_meal: bool) -> None:
+        self.name, self.i, self.of_meal = name, i, of_meal
+
+    def run(self, f: Frame) -> Any:
+        x = f.slots[self.i]
+        own = x.params
+        if own is None and self.of_meal:
+            own = x.player.params
+        return (own if own is not None else f.game.params)[self.name]
+
+
 def param_of_node(build: Build, name: str, arg: Op, of_meal: bool) -> Node:
+    if arg[0] == "slot":
+        return _SlotParam(name, arg[1], of_meal)
     return _MealParam(name, build(arg)) if of_meal else _PlayerParam(name, build(arg))
 
 
