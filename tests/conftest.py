@@ -26,6 +26,14 @@ def base():
 
 
 @pytest.fixture(scope="session")
+def composing():
+    """The base pack with cards that change parameters for their own scope (tests/packs/composing)."""
+    from critter_kitchen import load_ruleset
+
+    return load_ruleset([ROOT / "tests" / "packs" / "composing"])
+
+
+@pytest.fixture(scope="session")
 def alc():
     """The base pack with À La Carte on top, loaded by its id."""
     from critter_kitchen import load_ruleset

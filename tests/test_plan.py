@@ -67,10 +67,11 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
     """The best (stars, unused value, -tokens spent, spices left) over every assignment of each item
     to a card or to none."""
     cards = [ruleset.cards[c] for c in pantry["cards"]["challenges"]["round3"]]
-    # the cards in play for Ana: their parameters, and their meal constraints (check_meal applies them)
+    # the cards in play for Ana: their parameters, and their meal constraints (check_meal applies them);
+    # a card's own parameters for its meals
     table = [ruleset.cards[c] for c in pantry["cards"].get("rumors", [])]
     owned = [ruleset.cards[pantry["player"]["restaurateur"]]] if "restaurateur" in pantry["player"] else []
-    params = rule_parameters(ruleset, table, owned)
+    params = [rule_parameters(ruleset, table, owned, card) for card in cards]
     items = pantry["pantry"]
     ingredients = [(i["type"], i["value"]) for i in items["ingredients"]]
     spices = items["spices"]
@@ -100,7 +101,7 @@ def brute_force(pantry: dict, ruleset, challenges: list[str]) -> tuple[int, int,
                     key = (c, tuple((i.type, i.value, i.spices) for i in served), soup[c], bisque[c])
                     if key not in legal:
                         in_play = (*table, *owned)
-                        problems, _ = check_meal(ruleset, card, served, tokens, params, held=c == 2, cards=in_play)
+                        problems, _ = check_meal(ruleset, card, served, tokens, params[c], held=c == 2, cards=in_play)
                         legal[key] = not problems
                     if not legal[key]:
                         ok = False
@@ -228,6 +229,28 @@ def test_critic_planner_equals_brute_force_with_meal_constraints(constraints, se
         pantry["pantry"]["ingredients"].append({"type": "wine", "value": 9})
     expected = critic_brute_force(pantry, constraints, CONSTRAINED_CHALLENGES)
     assert critic_planned(pantry, constraints, CONSTRAINED_CHALLENGES) == expected
+
+
+COMPOSING_CHALLENGES = [
+    "royal-banquet",
+    "fiery-curry",
+    "twice-spiced-skewers",
+    "sunday-roast",
+    "garden-gratin",
+    "toasted-cheese",
+]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_planner_equals_brute_force_with_cards_of_their_own_parameters(composing, seed):
+    """Challenge cards with their own bands, spice factor and spices per ingredient (tests/packs/composing):
+    the planner plans each card's meals under its own parameters, as scoring reads them."""
+    rng = random.Random(3000 + seed)
+    pantry = random_pantry(rng, composing, COMPOSING_CHALLENGES, [], ("the-baker",))
+    kinds = sorted({k for c in pantry["cards"]["challenges"]["round3"] for k in composing.cards[c].requires})
+    pantry["pantry"]["spices"] = [rng.choice([*kinds, "allspice"]) for _ in range(rng.randint(0, 2))]
+    got, _ = planned(pantry, composing, COMPOSING_CHALLENGES)
+    assert got == brute_force(pantry, composing, COMPOSING_CHALLENGES)
 
 
 WORKED = """\

@@ -37,6 +37,7 @@ PACKS = {
     "solo": [CARDS / "solo"],
     "no-friendly-ties": [CARDS / "variants" / "no-friendly-ties"],
     "no-soup-race": [CARDS / "variants" / "no-soup-race"],
+    "composing": [ROOT / "tests" / "packs" / "composing"],  # parameters by card: meal, player, table
 }
 GAMES_PER_PACK = 120
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus"]
@@ -116,7 +117,8 @@ def random_record(rs, rng: random.Random) -> dict:
             for i, card in enumerate(round_cards):
                 if rng.random() < 0.6:
                     in_play = (*table, *held[name])  # whose meal constraints bind the meal
-                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, params, values, in_play)
+                    own = rule_parameters(rs, table, held[name], card)  # the card's own parameters too
+                    meal = _meal(rs, rng, card, i == len(round_cards) - 1, own, values, in_play)
                     if meal is not None:
                         record["challenge_meals"].setdefault(rnd, {}).setdefault(name, {})[card.id] = meal
         record["critic_meals"][name] = _critic_meal(rs, rng, params, values, (*table, *held[name]))

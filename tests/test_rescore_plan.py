@@ -35,6 +35,7 @@ TEST_PACKS = Path(__file__).resolve().parent / "packs"
 # the test packs that load as a ruleset (the broken-* ones are refused, as their tests check)
 LOADABLE = [
     "card-stages",
+    "composing",
     "constraints",
     "constraints-rules",
     "critic-cards",
@@ -50,6 +51,7 @@ LOADABLE = [
     "shared-win-on-stars",
     "slots",
     "slots-loose",
+    "ties-by-stage",
 ]
 GAMES_PER_PACK = 40
 TIMING = {"before": 0, "replace": 1, "after": 2}

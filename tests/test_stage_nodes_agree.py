@@ -64,6 +64,8 @@ def plain(op: Any) -> Node:
         return c._Slot(op[1])
     if kind == "param":
         return c._Param(op[1])
+    if kind == "param_of":
+        return (c._MealParam if op[3] else c._PlayerParam)(op[1], plain(op[2]))
     if kind == "call":  # the registry's impl, also for an attribute read
         return c._CallN(FUNCTIONS[op[1]].impl, [plain(a) for a in op[2]])
     if kind == "arith":
@@ -196,7 +198,8 @@ def test_the_programs_of_the_packs_use_the_shapes_with_nodes_of_their_own() -> N
         c._Call1Slot,
         c._Call2SlotSlot,
         c._Call2SlotConst,
-        c._Call2Param,
+        c._Call2SlotParam,
+        c._SlotParam,
         c._CompareReadFrame,
         c._CompareConst,
         c._ContainsSlotRead,

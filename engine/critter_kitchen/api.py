@@ -22,7 +22,7 @@ from .loading.constraints import challenge_problems, constraining, critic_proble
 from .loading.records import read_record
 from .loading.resolve import Resolver
 from .model.game import Course, Meal
-from .model.meals import MealRules, held_parameters, table_parameters
+from .model.meals import MealRules, card_parameters, held_parameters, table_parameters
 from .stages.runner import score_game
 
 TYPE_CHECKING = False
@@ -88,15 +88,20 @@ def packs_for(record: Any, packs: Sequence[str | os.PathLike[str]], source: str 
     return Resolver(packs).record_folders(record, source)
 
 
-def rule_parameters(ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterable[Card] = ()) -> dict[str, Any]:
+def rule_parameters(
+    ruleset: Ruleset, in_play: Iterable[Card] = (), held: Iterable[Card] = (), card: Card | None = None
+) -> dict[str, Any]:
     """The rule parameters in force for one player's meals: the ruleset's values, changed by
     the cards on the table (``in_play``: the critic, the rumors, ...) and then by the cards
-    the player holds (``held``: a Restaurateur), as the record reader applies them.
+    the player holds (``held``: a Restaurateur), as the record reader applies them; with
+    ``card`` (a Challenge card), then by the card's own, for a meal served for it.
 
     Read it once per player and pass it to :func:`check_meal` and :func:`check_course`.
     """
     params = table_parameters(ruleset, in_play)
     own = held_parameters(params, held)
+    if card is not None and card.parameters:
+        return card_parameters(own, card)
     return own if own is not params else dict(own)
 
 

@@ -116,7 +116,7 @@ class _Compiler:
 
     def stmt_for(self, s: n.For, scope: Scope) -> Op:
         src_type, source = self.expr(s.source, scope)
-        item_type = t.element(src_type) or (t.ERROR if src_type == t.ERROR else None)
+        item_type = t.items_of(src_type) or (t.ERROR if src_type == t.ERROR else None)
         if item_type is None:
             self.error(s.source.pos, f"'for' needs a list, got {t.describe(src_type)}")
             item_type = t.ERROR
@@ -245,6 +245,8 @@ class _Compiler:
 
     def call(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
         fn = FUNCTIONS.get(e.func)
+        if fn is None and e.func in self.vocab.params:
+            return self.parameter_for(e, scope)
         if fn is None:
             if e.func in INSTEAD:
                 return self.error(e.pos, f"unknown function '{e.func}'; {INSTEAD[e.func]}", "CK202")
@@ -258,12 +260,26 @@ class _Compiler:
         args = tuple(self.expr(a, scope, typ)[1] for a, (_, typ) in zip(e.args, fn.params, strict=False))
         return fn.returns, ("call", e.func, args)
 
+    def parameter_for(self, e: n.Call, scope: Scope) -> tuple[str, Op]:
+        """``name(x)``: the rule parameter ``name`` in force for a player or for a meal (the cards
+        they hold, the meal's own card), where the bare ``name`` is the one in force for everyone."""
+        if len(e.args) != 1:
+            return self.error(
+                e.pos, f"'{e.func}' is a rule parameter: write {e.func}(p) for a player or {e.func}(m) for a meal"
+            )
+        typ, arg = self.expr(e.args[0], scope)
+        if typ not in (t.PLAYER, t.MEAL, t.ERROR):
+            return self.error(
+                e.args[0].pos, f"the rule parameter '{e.func}' is read for a player or a meal, not {t.describe(typ)}"
+            )
+        return self.vocab.params[e.func], ("param_of", e.func, arg, typ == t.MEAL)
+
     def expr_comprehension(self, e: n.Comprehension, scope: Scope, expected: str | None) -> tuple[str, Op]:
         agg = AGGREGATES.get(e.func)
         if agg is None:
             return self.error(e.pos, f"unknown aggregate '{e.func}'{did_you_mean(e.func, list(AGGREGATES))}", "CK202")
         src_type, source = self.expr(e.source, scope)
-        item_type = t.element(src_type)
+        item_type = t.items_of(src_type)
         if item_type is None:
             if src_type != t.ERROR:
                 self.error(e.source.pos, f"'{e.func}' needs a list after 'in', got {t.describe(src_type)}")
@@ -340,7 +356,7 @@ class _Compiler:
             _, coll = self.expr(e.collection, scope, t.list_of(typ))
             return t.BOOL, ("in", item, coll, e.negated)
         coll_type, coll = self.expr(e.collection, scope)
-        item_type = t.element(coll_type)
+        item_type = t.items_of(coll_type)
         if item_type is None and coll_type != t.ERROR:
             return self.error(e.collection.pos, f"'in' needs a list, got {t.describe(coll_type)}")
         _, item = self.expr(e.item, scope, item_type)

@@ -145,6 +145,8 @@ def build(op: Op) -> Node:
             return nodes.slot_node(build, i)
         case ("param", name):
             return nodes.param_node(build, name)
+        case ("param_of", name, arg, of_meal):
+            return nodes.param_of_node(build, name, arg, of_meal)
         case ("arith", operator, left, right):
             return nodes.arith_node(build, operator, left, right)
         case ("neg", operand):
@@ -201,7 +203,7 @@ def parameters_read(op: Any) -> set[str]:
     found: set[str] = set()
     for part in op_parts(op):
         match part:
-            case ("param", str(name)):
+            case ("param", str(name)) | ("param_of", str(name), _, _):
                 found.add(name)
             case ("award", _, _, _):
                 found.update(STATEMENTS["award"].reads_params)

@@ -212,7 +212,8 @@ def _tokens(f: Frame, p: Player, kind: str) -> int:
     reads_params=("token_values",),
 )
 def _token_value(f: Frame, p: Player) -> int:
-    values: dict[str, int] = f.game.params["token_values"]  # a table: the packs checked it is one
+    own = p.params  # the player's own token values, when the cards they hold change them
+    values: dict[str, int] = (own if own is not None else f.game.params)["token_values"]  # a table
     total = 0
     for kind, n in p.tokens.items():
         total += n * values.get(kind, 0)
@@ -519,10 +520,11 @@ STATEMENTS: dict[str, Statement] = {
             "award",
             'award N star[s] to TARGET [for "reason {expr}"]',
             "give N stars to a player or to every player in a list; 0 or fewer gives nothing; "
-            "a tie for highest or lowest shares in full unless the parameter friendly_ties is false",
+            "a tie for highest or lowest shares in full unless the parameter friendly_ties is false "
+            "(or friendly_ties_by_stage says otherwise for the stage)",
             "give {amount} to {target}{reason}",
             build=nodes.award_node,
-            reads_params=("friendly_ties",),
+            reads_params=("friendly_ties", "friendly_ties_by_stage"),
         ),
         Statement(
             "let",

@@ -304,6 +304,9 @@ def _call(e: n.Call) -> str:
     if plain is not None:
         return plain
     fn = FUNCTIONS.get(e.func)
+    if fn is None and len(e.args) == 1:  # a rule parameter read for a player or a meal
+        arg = e.args[0]
+        return f"{arg.name}'s {e.func}" if isinstance(arg, n.Name) else f"{e.func} in force for {_closed(arg)}"
     if fn is None or len(fn.params) != len(e.args):
         return f"{e.func}({', '.join(expr(a) for a in e.args)})"
     return fn.phrase.format(**{name: _closed(a) for (name, _), a in zip(fn.params, e.args, strict=True)})

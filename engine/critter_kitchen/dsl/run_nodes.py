@@ -60,7 +60,24 @@ def steps_of(op: Op) -> int:
 
 # The kinds of op (their first field): program.build builds each.
 OP_KINDS = frozenset(
-    ("const", "slot", "param", "call", "agg", "list", "arith", "neg", "cmp", "in", "and", "or", "not", "text", "show")
+    (
+        "const",
+        "slot",
+        "param",
+        "param_of",
+        "call",
+        "agg",
+        "list",
+        "arith",
+        "neg",
+        "cmp",
+        "in",
+        "and",
+        "or",
+        "not",
+        "text",
+        "show",
+    )
     + ("seq", "let", "for", "if", "modify", "award")
 )
 
@@ -132,6 +149,57 @@ class _Param(Node):
 
     def run(self, f: Frame) -> Any:
         return f.game.params[self.name]
+
+
+class _PlayerParam(Node):
+    """A rule parameter in force for a player: the cards they hold change the game's."""
+
+    __slots__ = ("name", "a")
+
+    def __init__(self, name: str, a: Node) -> None:
+        self.name, self.a = name, a
+
+    def run(self, f: Frame) -> Any:
+        own = self.a.run(f).params  # (see model.game.player_params)
+        return (own if own is not None else f.game.params)[self.name]
+
+
+class _MealParam(Node):
+    """A rule parameter in force for a meal: its card's own change its player's."""
+
+    __slots__ = ("name", "a")
+
+    def __init__(self, name: str, a: Node) -> None:
+        self.name, self.a = name, a
+
+    def run(self, f: Frame) -> Any:
+        meal = self.a.run(f)
+        own = meal.params  # (see model.game.meal_params)
+        if own is None:
+            own = meal.player.params
+        return (own if own is not None else f.game.params)[self.name]
+
+
+class _SlotParam(Node):
+    """A rule parameter in force for the player (or meal) in a slot: ``course_types(p)``."""
+
+    __slots__ = ("name", "i", "of_meal")
+
+    def __init__(self, name: str, i: int, of_meal: bool) -> None:
+        self.name, self.i, self.of_meal = name, i, of_meal
+
+    def run(self, f: Frame) -> Any:
+        x = f.slots[self.i]
+        own = x.params
+        if own is None and self.of_meal:
+            own = x.player.params
+        return (own if own is not None else f.game.params)[self.name]
+
+
+def param_of_node(build: Build, name: str, arg: Op, of_meal: bool) -> Node:
+    if arg[0] == "slot":
+        return _SlotParam(name, arg[1], of_meal)
+    return _MealParam(name, build(arg)) if of_meal else _PlayerParam(name, build(arg))
 
 
 def const_node(build: Build, value: Any) -> Node:
@@ -239,6 +307,23 @@ class _Call2Const(Node):
         return self.impl(f, self.a.run(f), self.c)
 
 
+class _Call2SlotParam(Node):
+    """e.g. band(meal_quality(m), challenge_bands(m)): a rule parameter in force for the meal (or
+    player) in a slot, as :class:`_MealParam` (:class:`_PlayerParam`) reads it."""
+
+    __slots__ = ("impl", "a", "name", "i", "of_meal")
+
+    def __init__(self, impl: Callable[..., Any], a: Node, name: str, i: int, of_meal: bool) -> None:
+        self.impl, self.a, self.name, self.i, self.of_meal = impl, a, name, i, of_meal
+
+    def run(self, f: Frame) -> Any:
+        x = f.slots[self.i]
+        own = x.params
+        if own is None and self.of_meal:
+            own = x.player.params
+        return self.impl(f, self.a.run(f), (own if own is not None else f.game.params)[self.name])
+
+
 class _Call2Param(Node):
     """e.g. band(meal_quality(m), challenge_bands)"""
 
@@ -314,6 +399,8 @@ def _call2(build: Build, impl: Callable[..., Any], kinds: tuple[str, ...], args:
         return _Call2Const(impl, build(x0), x1[1])
     if x1[0] == "param":
         return _Call2Param(impl, build(x0), x1[1])
+    if x1[0] == "param_of" and x1[2][0] == "slot":
+        return _Call2SlotParam(impl, build(x0), x1[1], x1[2][1], x1[3])
     return _Call2(impl, build(x0), build(x1))
 
 
@@ -1042,7 +1129,15 @@ def _shares(f: Frame, top: Sequence[Any]) -> bool:
     the rules in force say a tie shares it."""
     if not top:
         return False
-    return len(top) == 1 or bool(f.game.params["friendly_ties"])  # (the award statement's reads_params)
+    if len(top) == 1:
+        return True
+    params = f.game.params  # (the award statement's reads_params)
+    by_stage = params.get("friendly_ties_by_stage")  # a ruleset may declare none: then friendly_ties rules
+    if by_stage:
+        own = by_stage.get(f.stage)
+        if own is not None:
+            return bool(own)
+    return bool(params["friendly_ties"])
 
 
 def _give(f: Frame, players: tuple[Any, ...], stars: int, why_of: Node | None, value: int | None) -> None:

@@ -34,10 +34,23 @@ def element(t: str) -> str | None:
     return t[5:-1] if t.startswith("list[") else None
 
 
+def items_of(t: str) -> str | None:
+    """The type of the items a loop, an aggregate or 'in' goes through in a value of type ``t``:
+    a list's elements, a table's names (``count(course_counts(p))``, ``"bread" in token_values``)."""
+    return TEXT if t == TABLE else element(t)
+
+
 # (wanted, given): a value of the given type also serves where the wanted type is expected.
 _SERVES = {
     (SPICE, INGREDIENT),  # an ingredient type names the spice of that type
     (TEXT, CARD_NAME),  # a card's name is shown and looked up like any text
+    # a name a pack declares is text too: the key of a table (lookup(course_counts(p), t))
+    (TEXT, INGREDIENT),
+    (TEXT, ROUND),
+    (TEXT, STAGE),
+    (TEXT, COUNTER),
+    (TEXT, TOKEN),
+    (TEXT, SPICE),
 }
 
 

@@ -20,7 +20,10 @@ from ..dsl.registry import CONSTRAINT_NAMES
 from ..errors import InputError, Problem, did_you_mean, shown
 from ..model.ruleset import (
     CHALLENGE_CARDS,
+    DEFAULT_SCOPE,
     PRIORITY,
+    SCOPE_WORDS,
+    SCOPES,
     TIMINGS,
     WILD_SLOT,
     Card,
@@ -157,6 +160,8 @@ class _Loader:
         self.card_docs: dict[str, Document] = {}
         self.stage_sources: dict[str, tuple[Document, tuple[str | int, ...]]] = {}
         self.card_stages: list[tuple[Document, int, Stage]] = []  # stages other cards declare, placed last
+        # Table values the rules set, by where they are: their keys are checked once every stage is placed.
+        self.keyed: list[tuple[Document, tuple[str | int, ...], str, Any]] = []
         self.sources: dict[str, PackSource] = {}  # pack folder -> its files
         self.kind_validators: dict[str, Any] = {}  # kind -> compiled schema; None when unusable
         self.pack_schemas: dict[str, Any] = {}  # schema file (real path) -> compiled (or None), each read once
@@ -418,16 +423,29 @@ class _Loader:
                     doc, (*where, "type"), f"parameter '{name}' is already declared as {params[name].type}", "CK206"
                 )
                 return
-            if self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
+            if "scope" in spec:
+                params[name].scope = spec["scope"]
+            if "value" in spec and self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
                 params[name].value = spec["value"]
                 params[name].unverified = spec.get("unverified", "")
+                self.keyed.append((doc, (*where, "value"), name, spec["value"]))
             return
         if "type" not in spec:
             self.at(doc, where, f"new parameter '{name}' needs a 'type'", "CK206", at_key=True)
             return
         typ = PARAM_TYPES[spec["type"]]
         if self.check_value(doc, (*where, "value"), typ, spec["value"]):
-            params[name] = Parameter(name, typ, spec["value"], spec.get("description", ""), spec.get("unverified", ""))
+            scope = spec.get("scope", DEFAULT_SCOPE)
+            params[name] = Parameter(
+                name,
+                typ,
+                spec["value"],
+                spec.get("description", ""),
+                spec.get("unverified", ""),
+                scope,
+                spec.get("keys", ""),
+            )
+            self.keyed.append((doc, (*where, "value"), name, spec["value"]))
 
     def check_value(self, doc: Document, path: tuple[str | int, ...], typ: str, value: Any) -> bool:
         problem = _value_problem(typ, value, self.ruleset.ingredient_types)
@@ -630,6 +648,9 @@ class _Loader:
 
     def compile_all(self) -> None:
         rs = self.ruleset
+        for doc, path, name, value in self.keyed:  # the rules' values, now that every stage is placed
+            if rs.parameters.get(name) is not None and rs.parameters[name].type == t.TABLE:
+                self.check_keys(doc, path, rs.parameters[name], value)
         shared = self.vocabulary(owned=False)
         for stage in rs.stages:
             if stage.ast is not None:
@@ -710,6 +731,7 @@ class _Loader:
 
     def check_card_parameters(self, doc: Document, card: Card) -> None:
         params = self.ruleset.parameters
+        level = self.ruleset.card_level(card.kind)
         for name, value in card.parameters.items():
             if name not in params:
                 self.at(
@@ -719,8 +741,24 @@ class _Loader:
                     "CK206",
                     at_key=True,
                 )
-            else:
-                self.check_value(doc, ("parameters", name), params[name].type, value)
+            elif not params[name].settable_at(level):
+                self.at(doc, ("parameters", name), _scope_problem(params[name], card.kind, level), "CK206", at_key=True)
+            elif self.check_value(doc, ("parameters", name), params[name].type, value):
+                self.check_keys(doc, ("parameters", name), params[name], value)
+
+    def check_keys(self, doc: Document, path: tuple[str | int, ...], param: Parameter, value: Any) -> None:
+        """Each key of a table whose keys name stages or ingredient types names one (the stages
+        placed, the types read: asked once every pack is read)."""
+        if param.keys == "stage":
+            known, code = tuple(self.ruleset.stage_names()), "CK204"
+        elif param.keys == "ingredient":
+            known, code = self.ruleset.ingredient_types, "CK202"
+        else:
+            return
+        for key in value:
+            if key not in known:
+                message = f"unknown {_KEY_WORDS[param.keys]} '{key}'{did_you_mean(str(key), known)}"
+                self.at(doc, (*path, key), message, code, at_key=True)
 
     def check_replacements(self, replacers: dict[str, list[Card]]) -> None:
         # Two cards may replace one stage only if they can never be in play together: both
@@ -836,6 +874,28 @@ def _path_get(data: Any, path: tuple[str | int, ...]) -> Any:
     for part in path:
         data = data[part]
     return data
+
+
+# What a value of each scope is, and whom a card of each level sets parameters for, for a
+# problem's text.
+_LEVEL_WORDS = {
+    "table": "for everyone while in play",
+    "player": "for its owner",
+    "meal": "for the meals served for it",
+}
+
+
+_KEY_WORDS = {"stage": "stage", "ingredient": "ingredient type"}
+
+
+def _scope_problem(param: Parameter, kind: str, level: str) -> str:
+    """Why a card of ``kind`` (at ``level``) may not set ``param``, whose scope is wider."""
+    wider = SCOPES[SCOPES.index(level) :]
+    allowed = " or ".join(wider) if len(wider) < 3 else f"{', '.join(wider[:-1])} or {wider[-1]}"
+    return (
+        f"parameter '{param.name}' has scope {param.scope} ({SCOPE_WORDS[param.scope]}): a {kind} card "
+        f"sets parameters {_LEVEL_WORDS[level]}, those of scope {allowed}"
+    )
 
 
 def _value_problem(typ: str, value: Any, ingredients: tuple[str, ...]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import InputError, Problem, did_you_mean, escaped, shown
 from ..model.game import Course, Game, Ingredient, Meal, Player
 from ..model.meals import (
+    MealLevel,
     MealRules,
     course_kind_problem,
     course_quality,
@@ -24,7 +25,7 @@ from ..model.meals import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from typing import Any, Final
 
     from ..model.ruleset import Card, Ruleset
@@ -302,8 +303,10 @@ def _left_in_order(
 def _served(
     rnd: str, card: Card, player: Player, ingredients: list[Ingredient], tokens: dict[str, int], rules: MealRules
 ) -> Meal:
-    """A legal meal with its quality."""
-    return Meal(rnd, card, player, tuple(ingredients), tokens, rules.meal_quality(ingredients, tokens))
+    """A legal meal with its quality (``rules``: those in force for the meal, see :meth:`MealLevel.for_card`)."""
+    quality = rules.meal_quality(ingredients, tokens)
+    # a card with parameters of its own: the meal keeps the parameters in force for it
+    return Meal(rnd, card, player, tuple(ingredients), tokens, quality, rules.params if card.parameters else None)
 
 
 class _ReaderFacts:
@@ -358,6 +361,7 @@ class RecordReader:
         self.types = facts.types
         self.player_params: dict[Player, dict[str, Any]] = {}  # parameters in force for each player's meals
         self.player_rules: dict[Player, MealRules] = {}  # the meal rules under them, made once a game
+        self.meal_levels: dict[Player, MealLevel] = {}  # and under each card's own parameters
         # Whether a course type with its spices is legal, by the id of the meal rules in force
         # (each player's live as long as the reader): see _plain_courses.
         self.courses_checked: dict[int, dict[Any, bool]] = {}
@@ -445,7 +449,11 @@ class RecordReader:
             raise InputError(self.problems)
         self.shape_only = self.is_a_card_unread()
         self.player_params = {player: self.params_for(game, player) for player in game.players}
+        for player, params in self.player_params.items():
+            if params is not game.params:
+                player.params = params  # the player's own: scoring reads them (a parameter for p)
         self.player_rules = self.rules_for(game)
+        self.meal_levels = {player: MealLevel(rules) for player, rules in self.player_rules.items()}
         if not self.shape_only:
             self.check_kept(game, top.get("players", []))
         self.challenge_meals(game, top.get("challenge_meals", {}))
@@ -936,11 +944,11 @@ class RecordReader:
                 return None
             serving += 1
             found = 0
-            rules = self.player_rules[player]
+            level = self.meal_levels[player]
             for i, card in enumerate(cards):
                 data = served.get(card.id)
                 if data is not None:  # (a meal of null is not found, and so not plain)
-                    meal = self.plain_meal(player, rnd, card, i == last, data, rules)
+                    meal = self.plain_meal(player, rnd, card, i == last, data, level.for_card(card))
                     if meal is None:
                         return None
                     meals.append(meal)
@@ -950,7 +958,7 @@ class RecordReader:
         return tuple(meals) if serving == len(value) else None
 
     def plain_meal(self, player: Player, rnd: str, card: Card, held: bool, value: Any, rules: MealRules) -> Meal | None:
-        """The meal when it is plainly well formed and legal, else None (``rules``: the player's)."""
+        """The meal when it is plainly well formed and legal, else None (``rules``: the meal's)."""
         if type(value) is not dict:
             return None
         items = value.get("ingredients")
@@ -967,7 +975,9 @@ class RecordReader:
             return None
         return _served(rnd, card, player, ingredients, tokens, rules)
 
-    def spices(self, params: dict[str, Any], kind: str, value: Any, limit: int, where: Where) -> tuple[str, ...] | None:
+    def spices(
+        self, params: Mapping[str, Any], kind: str, value: Any, limit: int, where: Where
+    ) -> tuple[str, ...] | None:
         if value is None:
             return ()
         spices = [value] if isinstance(value, str) else value
@@ -988,7 +998,7 @@ class RecordReader:
         return value
 
     def tokens(
-        self, data: dict[str, Any], params: dict[str, Any], skip: tuple[str, ...], where: Where
+        self, data: dict[str, Any], params: Mapping[str, Any], skip: tuple[str, ...], where: Where
     ) -> dict[str, int]:
         """The token counts of a meal: every key of ``data`` but those in ``skip``."""
         values = params["token_values"]
@@ -1006,7 +1016,8 @@ class RecordReader:
         data = self.mapping(value, where)
         if data is None:
             return None
-        params = self.player_params[player]
+        rules = self.meal_levels[player].for_card(card)
+        params = rules.params
         before = len(self.problems)
         tokens = self.tokens(data, params, ("ingredients",), where)
         ingredients = []
@@ -1027,7 +1038,7 @@ class RecordReader:
         illegal = legality_problems(card, ingredients, tokens, params, held)
         for wrong in illegal:
             self.fail(where, wrong, "CK302")
-        return None if illegal else _served(rnd, card, player, ingredients, tokens, self.player_rules[player])
+        return None if illegal else _served(rnd, card, player, ingredients, tokens, rules)
 
     def critic_meals(self, game: Game, value: Any) -> None:
         where = Where("critic_meals")

@@ -6,6 +6,7 @@ from ..values import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from .ruleset import Card, Ruleset
@@ -54,6 +55,7 @@ class Player:
         "left_recorded",
         "stars",
         "stage_stars",
+        "params",
     )
 
     def __init__(self, name: str, index: int) -> None:
@@ -73,6 +75,9 @@ class Player:
         self.left_recorded = False
         self.stars = 0
         self.stage_stars: dict[str, int] = {}
+        # The rule parameters in force for this player (the table's, changed by the cards the
+        # player holds), or None when they are the game's (``Game.params``).
+        self.params: dict[str, Any] | None = None
 
     def serve(self, courses: dict[str, Course]) -> None:
         """The critic meal's courses; effects later change their qualities, never which were served."""
@@ -105,7 +110,7 @@ class Player:
 class Meal:
     """A meal served for one challenge card."""
 
-    __slots__ = ("round", "card", "player", "ingredients", "tokens", "quality")
+    __slots__ = ("round", "card", "player", "ingredients", "tokens", "quality", "params")
 
     def __init__(
         self,
@@ -115,6 +120,7 @@ class Meal:
         ingredients: tuple[Ingredient, ...],
         tokens: dict[str, int],
         quality: int,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.round = round
         self.card = card
@@ -122,9 +128,27 @@ class Meal:
         self.ingredients = ingredients
         self.tokens = tokens
         self.quality = quality
+        # The rule parameters in force for this meal (its player's, changed by its card's own),
+        # or None when they are its player's (see :func:`meal_params`).
+        self.params = params
 
     def __str__(self) -> str:
         return f"{self.card.name} meal"
+
+
+def player_params(game: Game, player: Player) -> dict[str, Any]:
+    """The rule parameters in force for ``player``: the game's, changed by the cards they hold."""
+    own = player.params
+    return own if own is not None else game.params
+
+
+def meal_params(game: Game, meal: Meal) -> Mapping[str, Any]:
+    """The rule parameters in force for ``meal``: its card's own over its player's over the game's."""
+    own = meal.params
+    if own is not None:
+        return own
+    own = meal.player.params
+    return own if own is not None else game.params
 
 
 class Award(Value):

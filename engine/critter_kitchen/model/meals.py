@@ -46,6 +46,37 @@ def held_parameters(params: dict[str, Any], held: Iterable[Card]) -> dict[str, A
     return own
 
 
+def card_parameters(params: dict[str, Any], card: Card) -> dict[str, Any]:
+    """The parameters in force for a meal served for ``card``: ``params`` (its player's) changed
+    by the card's own (a Challenge card's printed bands, spice factor, ...). ``params`` itself
+    when the card changes none."""
+    if not card.parameters:
+        return params
+    own = dict(params)
+    own.update(card.parameters)
+    return own
+
+
+class MealLevel:
+    """The meal rules in force for one player's meals, card by card: the player's own
+    (``rules``), and for a card with parameters of its own, rules under those, made once."""
+
+    __slots__ = ("rules", "_by_card")
+
+    def __init__(self, rules: MealRules) -> None:
+        self.rules = rules
+        self._by_card: dict[str, MealRules] = {}
+
+    def for_card(self, card: Card) -> MealRules:
+        """The meal rules of a meal served for ``card``."""
+        if not card.parameters:
+            return self.rules
+        made = self._by_card.get(card.id)
+        if made is None:
+            made = self._by_card[card.id] = MealRules(card_parameters(dict(self.rules.params), card), self.rules.cards)
+        return made
+
+
 class MealRules:
     """The rule parameters the meal rules read, typed, from one set of parameters in force
     (``params``: see :func:`table_parameters`, :func:`held_parameters`), with the rules as

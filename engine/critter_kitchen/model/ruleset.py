@@ -181,16 +181,56 @@ def _counts(kinds: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
+# Where a rule parameter's value may differ, widest first (see Parameter.scope): for the whole
+# game (only a rules card sets it), for everyone while a card is on the table (the critic,
+# a rumor), for one player (a card they hold), for the meals served for one Challenge card.
+SCOPES = ("game", "table", "player", "meal")
+DEFAULT_SCOPE = "table"  # a pack's parameter that says no scope: the rules and table cards set it
+# What a card of each level changes the parameters for, as the ``cards`` text says it.
+SCOPE_TEXT = {
+    "game": "For the whole game:",
+    "table": "While in play, for everyone:",
+    "player": "For its owner:",
+    "meal": "For meals served for this card:",
+}
+# How many values a parameter of each scope may have at once, as messages and the ``cards`` text say it.
+SCOPE_WORDS = {
+    "game": "one value for the whole game",
+    "table": "one value for every player at a time",
+    "player": "a value for each player",
+    "meal": "a value for each meal",
+}
+TABLE_KEYS = ("ingredient", "stage")  # what a table parameter's keys may be declared to name
+CHALLENGE_RECORD = "cards.challenges"  # where a record names the Challenge cards, by round
+
+
 class Parameter:
-    def __init__(self, name: str, type: str, value: Any, description: str, unverified: str = "") -> None:
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        value: Any,
+        description: str,
+        unverified: str = "",
+        scope: str = DEFAULT_SCOPE,
+        keys: str = "",
+    ) -> None:
         self.name = name
         self.type = type
         self.value = value
         self.description = description
         self.unverified = unverified  # why the value is not confirmed, if it is not
+        # The narrowest level its value may vary at (one of SCOPES): a card may set it when
+        # the card's own level (card_level) is this one or a wider one.
+        self.scope = scope
+        self.keys = keys  # for a table: what its keys name (one of TABLE_KEYS), or "" for any name
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Parameter, (self.name, self.type, self.value, self.description, self.unverified)
+        return Parameter, (self.name, self.type, self.value, self.description, self.unverified, self.scope, self.keys)
+
+    def settable_at(self, level: str) -> bool:
+        """Whether a card of ``level`` (one of SCOPES) may set this parameter."""
+        return SCOPES.index(level) <= SCOPES.index(self.scope)
 
 
 class DealNumber:
@@ -267,6 +307,17 @@ class Ruleset:
         """Drop every derived table: this ruleset was changed in place, and each table is made
         again, from what the ruleset is now, when it is next read."""
         self._derived = {}
+
+    def card_level(self, kind: str) -> str:
+        """Whom the parameters of a card of ``kind`` change (one of SCOPES): a rules card the
+        game's, a Challenge card the meals served for it, a card a player holds its owner's,
+        any other card everyone's while it is in play."""
+        if kind == self.rules_kind:
+            return "game"
+        record = self.card_kinds.get(kind, "")
+        if record == CHALLENGE_RECORD:
+            return "meal"
+        return "player" if record.startswith("players.") else "table"
 
     @property
     def rules_cards(self) -> list[Card]:

@@ -67,6 +67,7 @@ class CriticSearch:
         q = self.q
         player = Player(q.name, 0)
         player.owned = q.owned
+        player.params = self.params  # the player's own, read by a parameter for p
         player.tokens = dict(tokens)
         order = q.ruleset.ingredient_types
         fresh = {k: Course(c.type, c.value, c.spices, c.token, c.quality) for k, c in courses.items()}

@@ -68,7 +68,11 @@ class Context:
         self.single: dict[tuple[str, Any], tuple[int, int]] = {}  # a meal served alone: (stars, effect steps)
         self.checks: dict[tuple[Any, ...], int | None] = {}
         # Stars a step function of quality: then .bands lists a card's meals by those steps.
-        tables = (self.scorer.table_params, self.scorer.params)
+        tables = (
+            self.scorer.table_params,
+            self.scorer.params,
+            *(self.scorer.rules_for(c).params for c in question.challenges if c.parameters),
+        )
         self.rising = self.separable and quality_only(in_play) and stars_rise_with_quality(in_play, tables)
         self.legal: dict[tuple[Any, ...], bool] = {}  # check_meal's verdicts by counts (see .bands)
         self.key: tuple[Any, ...] = ()  # its key among the thread's tables (see context)
@@ -224,8 +228,9 @@ class FastSearch:
             # stars when stars add up: the most); then the ones dominated by fewer items go.
             same_use: dict[tuple[Any, int], Option] = {}
             held = i == len(cards) - 1
-            listed = self.listed_by_steps(meals, card, held)
-            for meal, use in listed if listed is not None else meals.options(card, held):
+            own = meals.for_card(card)  # under the card's own parameters, if it has any
+            listed = self.listed_by_steps(own, card, held)
+            for meal, use in listed if listed is not None else own.options(card, held):
                 option = Option(meal, use, self.signature(meal), self.items)
                 if self.separable:
                     option.stars = self.stars_alone(option)
@@ -245,7 +250,7 @@ class FastSearch:
                 reduced = [o for group in by_signature.values() for o in pareto(group, self.items.guard)]
             per_card.append(reduced)
             self.checked += share - self.budget[0]
-            self.cut = meals.stopped
+            self.cut = meals.any_stopped()
         return per_card
 
     def listed_by_steps(self, meals: CardMeals, card: Card, held: bool) -> list[tuple[PlannedMeal, int]] | None:
@@ -258,7 +263,7 @@ class FastSearch:
         cards = self.q.challenges
         others = [(c, i == len(cards) - 1) for i, c in enumerate(cards) if c is not card]
         at = cards.index(card)
-        lowered = self.lowered(meals)[at]
+        lowered = self.lowered(meals.root)[at]
         tokens = self.token_lowering == at
         return BandMeals(meals, self.stars_at, self.legal, others, lowered, tokens).listing(card, held)
 
@@ -268,9 +273,9 @@ class FastSearch:
         if self.lowering is None:
             cards = self.q.challenges
             held = [i == len(cards) - 1 for i in range(len(cards))]
-            counts = [rough_count(meals, c, h) for c, h in zip(cards, held, strict=True)]
+            counts = [rough_count(meals.for_card(c), c, h) for c, h in zip(cards, held, strict=True)]
             counts = [n if n > bands.FEW_MEALS else 0 for n in counts]  # those with few are listed plainly
-            taken = [meal_types(c, self.scorer.params, held=h) for c, h in zip(cards, held, strict=True)]
+            taken = [meal_types(c, meals.for_card(c).params, held=h) for c, h in zip(cards, held, strict=True)]
             types = sorted({kind for kind, _ in self.items.kinds})
             self.lowering = lowered_types(counts, taken, types)
             self.token_lowering = lowering_tokens(counts)
@@ -388,7 +393,7 @@ def plan_by_steps(search: FastSearch) -> tuple[int, tuple[Option, ...]] | None:
     for option in chosen:
         meal = option.meal
         held = meal.card is search.q.challenges[-1]
-        rules = search.scorer.rules
+        rules = search.scorer.rules_for(meal.card)
         problems, quality = check_meal(search.q.ruleset, meal.card, meal.ingredients, meal.tokens, rules, held=held)
         if problems or quality != meal.quality:
             return None

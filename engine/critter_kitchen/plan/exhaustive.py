@@ -63,6 +63,8 @@ class _Search:
 
     def legal_meals(self, card: Card, held: bool, ingredients: Counts, spices: Counts) -> list[_Option]:
         options: list[_Option] = []
+        rules = self.scorer.rules_for(card)  # the card's own parameters may change the meal rules
+        self.spice_limit = rules.spices_per_ingredient
         for picked, spiced, given in self.meals(ingredients, spices, self.q.tokens):
             if self.cut:
                 break
@@ -70,7 +72,7 @@ class _Search:
             if self.nodes > self.limit:
                 self.cut = True
                 break
-            problems, quality = check_meal(self.q.ruleset, card, spiced, given, self.scorer.rules, held=held)
+            problems, quality = check_meal(self.q.ruleset, card, spiced, given, rules, held=held)
             if problems:
                 continue
             used_spices: Counts = {}

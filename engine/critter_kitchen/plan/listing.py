@@ -7,6 +7,7 @@ import itertools
 
 from ..api import check_meal, meal_rules
 from ..model.game import Ingredient
+from ..model.meals import card_parameters
 from .meal_facts import check_spices, meal_types
 from .plans import PlannedMeal
 from .work import CHECKS_KEPT, ITEM_STEPS, MEAL_STEPS, Work
@@ -42,6 +43,27 @@ class CardMeals:
         self.budget = budget  # [meals left to check]; shared by every card, 0 stops the search
         self.spicings: dict[tuple[str, int], list[tuple[str, ...]]] = {}
         self.stopped = False
+        self.by_card: dict[str, CardMeals] = {}  # the listings under a card's own parameters (see for_card)
+        self.root = self  # the listing under the player's parameters, of which this is one (see for_card)
+
+    def for_card(self, card: Card) -> CardMeals:
+        """What lists ``card``'s meals: this listing, or for a card with parameters of its own (a
+        Challenge card's spice factor, ...) one under those, made once and sharing the budget."""
+        if not card.parameters:
+            return self
+        found = self.by_card.get(card.id)
+        if found is None:
+            found = self.by_card[card.id] = self.under(card_parameters(self.params, card))
+            found.root = self
+        return found
+
+    def under(self, params: dict[str, Any]) -> CardMeals:
+        """A listing like this one (its pantry, budget, verdicts and work) under other parameters."""
+        return CardMeals(self.q, self.items, params, self.budget, self.checks, self.work)
+
+    def any_stopped(self) -> bool:
+        """Whether this listing, or one under a card's parameters, left a meal unjudged."""
+        return self.stopped or any(m.stopped for m in self.by_card.values())
 
     def legal_spicings(self, kind: tuple[str, int]) -> list[tuple[str, ...]]:
         """The spice combinations one ingredient of ``kind`` may carry, from the spices held: at

@@ -105,7 +105,7 @@ class BoundedSearch(FastSearch):
             meal = option.meal
             held = meal.card is cards[-1]
             problems, quality = check_meal(
-                self.q.ruleset, meal.card, meal.ingredients, meal.tokens, self.scorer.rules, held=held
+                self.q.ruleset, meal.card, meal.ingredients, meal.tokens, self.scorer.rules_for(meal.card), held=held
             )
             if problems or quality != meal.quality:
                 return False
@@ -316,6 +316,9 @@ class CountedMeals(CardMeals):
         self.spices_held = items.pack_at(items.spice_at, items.have[items.spice_at : items.token_at])
         self.qualities: dict[int, int] = {}
         self.token_counts: list[tuple[dict[str, int], int, int, tuple[Any, ...]]] | None = None
+
+    def under(self, params: dict[str, Any]) -> CardMeals:
+        return CountedMeals(self.q, self.items, params, self.budget, self.checks, self.legal, self.work)
 
     def options(self, card: Card, held: bool) -> Iterator[tuple[PlannedMeal, int]]:
         items = self.items

@@ -172,7 +172,8 @@ class _Rising:
         if isinstance(expr, n.Call) and len(expr.args) == 1 and self.is_meal(expr.args[0], env):
             if expr.func == "meal_quality":
                 return UP
-            return CONST if expr.func in SAME_FOR_A_CARD else OTHER
+            # a rule parameter in force for the meal is its card's and player's: one per option
+            return CONST if expr.func in SAME_FOR_A_CARD or expr.func not in FUNCTIONS else OTHER
         if isinstance(expr, n.Call) and expr.func == "band" and len(expr.args) == 2:
             x, table = (self.kind(a, env) for a in expr.args)
             if x == UP and table == CONST and self.rising_table(expr.args[1]):
@@ -236,14 +237,18 @@ class _Rising:
         return all(self.kind(part, env) == CONST for part in parts)
 
     def rising_table(self, table: object) -> bool:
-        """Whether ``table`` is a parameter, or bands written out, whose bands list stars never
-        below 0 and never falling."""
+        """Whether ``table`` is a parameter (or one read for a meal or player, in force in one of the
+        parameter tables), or bands written out, whose bands list stars never below 0 and never falling."""
         if isinstance(table, n.ListOf):
             return _rising_rows(table)
-        if not isinstance(table, n.Name) or table.name in self.bound:
+        if isinstance(table, n.Call) and len(table.args) == 1 and table.func not in FUNCTIONS:
+            name = table.func  # name(m): the compiler let it through only as a rule parameter
+        elif isinstance(table, n.Name) and table.name not in self.bound:
+            name = table.name
+        else:
             return False
         for params in self.tables:
-            rows = params.get(table.name)
+            rows = params.get(name)
             if not isinstance(rows, list) or not all(isinstance(r, list | tuple) and len(r) == 2 for r in rows):
                 return False
             stars = [r[1] for r in rows]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..api import meal_rules, rule_parameters
 from ..model.game import Game, Meal, Player
+from ..model.meals import MealLevel
 from ..stages.runner import run_stages
 from .work import PLANS_KEPT, Work
 
@@ -12,6 +13,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..model.meals import MealRules
+    from ..model.ruleset import Card
     from .pantry import Question
     from .plans import PlannedMeal
 
@@ -29,9 +32,14 @@ class Scorer:
         self.table_params = rule_parameters(rs, question.table)
         self.params = rule_parameters(rs, question.table, question.owned)
         self.rules = meal_rules(self.params, cards=question.in_play())  # what check_meal reads, read once
+        self.level = MealLevel(self.rules)  # and under each Challenge card's own parameters
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.cache: dict[Any, tuple[int, int]] = {}  # plan -> (stars, effect steps), PLANS_KEPT at most
         self.baseline = self.game_stars((), Work())
+
+    def rules_for(self, card: Card) -> MealRules:
+        """The meal rules of a meal served for ``card``: the player's, changed by the card's own parameters."""
+        return self.level.for_card(card)
 
     def game_stars(self, meals: tuple[PlannedMeal, ...], work: Work, key: Any = None) -> int:
         """The player's stars in a game of these meals; the run is charged to ``work`` (once per
@@ -45,12 +53,21 @@ class Scorer:
         q = self.q
         player = Player(q.name, 0)
         player.owned = q.owned
+        player.params = self.params  # the player's own, read by a parameter for p
         game = Game(q.ruleset, (player,), dict(self.table_params), {})
         game.challenges = {r: (q.challenges if r == q.target else ()) for r in self.rounds}
         game.table_cards = q.table
         by_card = {m.card.id: m for m in meals}
         served = tuple(
-            Meal(q.target, c, player, by_card[c.id].ingredients, dict(by_card[c.id].tokens), by_card[c.id].quality)
+            Meal(
+                q.target,
+                c,
+                player,
+                by_card[c.id].ingredients,
+                dict(by_card[c.id].tokens),
+                by_card[c.id].quality,
+                self.level.for_card(c).params if c.parameters else None,  # the card's own, read by a parameter for m
+            )
             for c in q.challenges
             if c.id in by_card
         )

@@ -11,7 +11,17 @@ from typing import Any
 from ..dsl.render import expr, program_lines, value_words
 from ..errors import escaped
 from ..loading.packs import owns
-from ..model.ruleset import CHALLENGE_CARDS, PRIORITY, SHARED, WILD_SLOT, Card, Constraint, Ruleset
+from ..model.ruleset import (
+    CHALLENGE_CARDS,
+    PRIORITY,
+    SCOPE_TEXT,
+    SCOPE_WORDS,
+    SHARED,
+    WILD_SLOT,
+    Card,
+    Constraint,
+    Ruleset,
+)
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
 
@@ -72,7 +82,7 @@ def english_lines(card: Card, ruleset: Ruleset) -> list[str]:
     if card.requires:
         lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset)})"]
     if card.parameters:
-        lines += ["", "While in play:"]
+        lines += ["", SCOPE_TEXT[ruleset.card_level(card.kind)]]
         for name, value in card.parameters.items():
             param = ruleset.parameters.get(name)
             if param is None:
@@ -158,7 +168,8 @@ def _rules_lines(card: Card, ruleset: Ruleset) -> list[str]:
             value = spec.get("value") if isinstance(spec, dict) and "value" in spec else None
             shown = value_words(param.type, value) if param is not None and value is not None else str(value)
             about = param.description if param is not None else ""
-            lines.append(f"    {name} = {shown}" + (f": {about}" if about else ""))
+            scope = f" ({SCOPE_WORDS[param.scope]})" if param is not None else ""
+            lines.append(f"    {name} = {shown}{scope}" + (f": {about}" if about else ""))
     removed = data.get("remove_stages")
     if isinstance(removed, list) and removed:
         lines += ["", f"Stages removed: {', '.join(map(str, removed))}"]

@@ -51,13 +51,13 @@ from __future__ import annotations
 from ..dsl.budget import MAX_AWARDS, STEP_BUDGET
 from ..dsl.registry import MEALS, QUALITY, STARS
 from ..errors import EvaluationError, InputError
-from ..model.game import Award, Course, Game, Ingredient, Meal, Player
-from ..model.meals import MealRules, held_parameters, table_parameters
+from ..model.game import Award, Course, Game, Ingredient, Meal, Player, player_params
+from ..model.meals import MealLevel, MealRules, held_parameters, table_parameters
 from .runner import POINTS, Result, Standing, hook_tables, notes_of, rank, run_hook_point, run_stages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable
+    from collections.abc import Collection, Iterable, Mapping
     from typing import Any
 
     from ..dsl.program import Compiled
@@ -66,9 +66,16 @@ if TYPE_CHECKING:
     from .runner import Holders, Hooks, HookTables
 
     _MealState = tuple[tuple[Any, ...], ...]
+    _MealFields = tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int, Mapping[str, Any] | None]
     _Alike = tuple[
         tuple[tuple[tuple[str, int, tuple[str, ...], str | None, int], ...], ...],
-        tuple[tuple[str, tuple[tuple[str, Card, int, tuple[Ingredient, ...], dict[str, int], int], ...]], ...],
+        tuple[
+            tuple[
+                str,
+                tuple[_MealFields, ...],
+            ],
+            ...,
+        ],
     ]
     _Qualities = tuple[tuple[int, ...], ...]
     _Listed = tuple[int, tuple[str, str], list[tuple[Card, Player | None, Compiled | None]], frozenset[str] | None]
@@ -105,7 +112,7 @@ def score_without(game: Game, card_ids: Iterable[str], source: str = "<record>")
     if not same_rules:
         if _meal_state(fresh) != plan.pristine:
             return plan.rescore(fresh, source, 0, None)  # other meals: nothing recorded applies
-        changed = frozenset(changed_parameters(game.params, fresh.params)) if alone is None else alone[1]
+        changed = frozenset(_changed_for_anyone(game, fresh)) if alone is None else alone[1]
     first = plan.first_point(removed, changed, 0) if alone is None else alone[0]
     return plan.rescore(fresh, source, first, _Changes(removed, changed, 0))
 
@@ -162,15 +169,18 @@ def game_without(
     table_rules = MealRules(fresh.params)
     rules = {i: table_rules if params is fresh.params else MealRules(params) for i, params in own.items()}
     for player, old in zip(players, game.players, strict=True):
+        if not same_rules:  # the player's own parameters without the cards removed
+            player.params = own[player.index] if own[player.index] is not fresh.params else None
         _judge_courses(player, old, rules.get(player.index, table_rules), rs.ingredient_types, same_rules)
     for rnd, meals in game.meals.items():
         kept = tuple(m for m in meals if m.card.id not in unserved) if unserved else meals
         if same_rules:
             fresh.meals[rnd] = tuple(
-                Meal(m.round, m.card, players[m.player.index], m.ingredients, m.tokens, m.quality) for m in kept
+                Meal(m.round, m.card, players[m.player.index], m.ingredients, m.tokens, m.quality, m.params)
+                for m in kept
             )
         else:
-            fresh.meals[rnd] = _meals(kept, fresh, rules)
+            fresh.meals[rnd] = _meals(kept, fresh, {i: MealLevel(r) for i, r in rules.items()})
     return fresh
 
 
@@ -182,7 +192,7 @@ def _alike(game: Game, pristine: _MealState) -> _Alike:
         for old, (_, read) in zip(game.players, pristine[0], strict=True)
     )
     meals = tuple(
-        (rnd, tuple((m.round, m.card, m.player.index, m.ingredients, m.tokens, m.quality) for m in ms))
+        (rnd, tuple((m.round, m.card, m.player.index, m.ingredients, m.tokens, m.quality, m.params) for m in ms))
         for rnd, ms in game.meals.items()
     )
     return courses, meals
@@ -200,7 +210,7 @@ def _copy_alike(fresh: Game, game: Game, alike: _Alike, unserved: Collection[str
     for rnd, kept in meals:
         if unserved:
             kept = tuple(m for m in kept if m[1].id not in unserved)
-        fresh.meals[rnd] = tuple([Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5]) for m in kept])
+        fresh.meals[rnd] = tuple([Meal(m[0], m[1], players[m[2]], m[3], m[4], m[5], m[6]) for m in kept])
 
 
 def _judge_courses(player: Player, old: Player, own: MealRules, types: tuple[str, ...], legal: bool) -> None:
@@ -221,6 +231,7 @@ def _player_copy(old: Player, removed: Collection[str]) -> Player:
     player.counters = old.counters  # what the record says: scoring never changes it
     player.left_ingredients, player.left_spices = old.left_ingredients, old.left_spices  # likewise
     player.left_recorded = old.left_recorded
+    player.params = old.params  # the player's own parameters (game_without reads them again if they change)
     return player
 
 
@@ -245,18 +256,20 @@ def _courses(courses: Iterable[Course], rules: MealRules, types: tuple[str, ...]
     return out
 
 
-def _meals(meals: tuple[Meal, ...], game: Game, rules: dict[int, MealRules]) -> tuple[Meal, ...]:
-    """The challenge meals still legal, for the new game's players (``rules``: theirs, by
-    index), each with its quality."""
+def _meals(meals: tuple[Meal, ...], game: Game, levels: dict[int, MealLevel]) -> tuple[Meal, ...]:
+    """The challenge meals still legal, for the new game's players (``levels``: their meal rules,
+    by index, each card's own parameters over them), each with its quality."""
     out: list[Meal] = []
     types = game.ruleset.ingredient_types
     for meal in meals:
         player = game.players[meal.player.index]
-        own = rules[player.index]
-        held = game.challenges[meal.round][-1] is meal.card
-        if not own.served_meal_problems(meal.card, meal.ingredients, meal.tokens, held, types):
+        card = meal.card
+        own = levels[player.index].for_card(card)
+        held = game.challenges[meal.round][-1] is card
+        if not own.served_meal_problems(card, meal.ingredients, meal.tokens, held, types):
             quality = own.meal_quality(meal.ingredients, meal.tokens)
-            out.append(Meal(meal.round, meal.card, player, meal.ingredients, meal.tokens, quality))
+            params = own.params if card.parameters else None
+            out.append(Meal(meal.round, card, player, meal.ingredients, meal.tokens, quality, params))
     return tuple(out)
 
 
@@ -526,11 +539,15 @@ class _Plan:
         if not card.parameters:  # as first_point: where it has effects or stages, where code sees cards
             points = self.seeing | self.card_points.get(card.id, 0) | self.depending[0]
             return (points & -points).bit_length() - 1 if points else self.end, frozenset()
-        changed: frozenset[str] = frozenset()
+        changed: set[str] = set()
         if card in game.table_cards:
             rest = table_parameters(game.ruleset, [c for c in game.table_cards if c is not card])
-            changed = frozenset(changed_parameters(game.params, rest))
-        return self.first_point(frozenset((card.id,)), changed, 0), changed
+            changed = changed_parameters(game.params, rest)
+        for player in game.players:  # a held card's parameters are its owner's
+            if card in player.owned:
+                rest = held_parameters(game.params, [c for c in player.owned if c is not card])
+                changed |= changed_parameters(player_params(game, player), rest)
+        return self.first_point(frozenset((card.id,)), frozenset(changed), 0), frozenset(changed)
 
     def _footprints(self, game: Game) -> None:
         """As bits of hook points: where each card in play has effects or stages, where code
@@ -804,6 +821,16 @@ def _meal_state(game: Game) -> _MealState:
     )
     meals = tuple((rnd, tuple((m.player.index, m.card.id, m.quality) for m in ms)) for rnd, ms in game.meals.items())
     return (players, meals)
+
+
+def _changed_for_anyone(game: Game, fresh: Game) -> set[str]:
+    """The rule parameters whose values differ between ``game`` and ``fresh`` (the same players
+    without some cards), for everyone or for any one player."""
+    changed = changed_parameters(game.params, fresh.params)
+    for old, new in zip(game.players, fresh.players, strict=True):
+        if old.params is not None or new.params is not None:
+            changed |= changed_parameters(player_params(game, old), player_params(fresh, new))
+    return changed
 
 
 def changed_parameters(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
