@@ -6,13 +6,16 @@ from __future__ import annotations
 import sys
 
 from ..errors import printable
-from . import EXIT_USAGE, Choices, format_option, is_unicode_output, pack_option, tell
+from . import EXIT_USAGE, Choices, Whole, format_option, is_unicode_output, pack_option, tell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
     from typing import Any
+
+
+LAB = "..simulate.cli"  # where the lab's options' limits are defined
 
 
 def _text(ascii_only: bool) -> Callable[[Any], str]:
@@ -55,13 +58,30 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "with 95% intervals.",
     )
     pack_option(sim)
-    sim.add_argument("--games", default="1000", metavar="N", help="games to simulate (default: 1000)")
+    sim.add_argument(
+        "--games",
+        type=Whole("--games", 1, LAB + ":MAX_GAMES"),
+        default=1000,
+        metavar="N",
+        help="games to simulate (default: 1000)",
+    )
+    # the range of --players is the loaded packs': checked when they are (simulate/cli.py)
     sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
     sim.add_argument(
-        "--seed", default="1", metavar="S", help="the run's seed: the same seed, the same report (default: 1)"
+        "--seed",
+        type=Whole("--seed", 0, LAB + ":MAX_SEED"),
+        default=1,
+        metavar="S",
+        help="the run's seed: the same seed, the same report (default: 1)",
     )
     where = sim.add_mutually_exclusive_group()
-    where.add_argument("--workers", default=None, metavar="N", help="local worker processes (default: every core)")
+    where.add_argument(
+        "--workers",
+        type=Whole("--workers", 1, LAB + ":MAX_WORKERS"),
+        default=None,
+        metavar="N",
+        help="local worker processes (default: every core)",
+    )
     where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
     sim.add_argument(
         "--study",
@@ -93,7 +113,8 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..simulate.cli import UsageError, simulate
+    from ..errors import UsageError
+    from ..simulate.cli import simulate
 
     try:
         return simulate(args, sys.stdout, sys.stderr, renderer=_renderer)

@@ -6,7 +6,7 @@ import os
 import stat
 import time
 
-from ..errors import CritterError, did_you_mean, shown
+from ..errors import CritterError, UsageError, did_you_mean, shown, whole_number
 from ..loading.deal import MAX_DEALT
 
 TYPE_CHECKING = False
@@ -24,20 +24,6 @@ MAX_CARDS = MAX_DEALT  # --cards KIND=N deals no more than a pack's deal model m
 MAX_PLAYERS = 20  # players in a simulated game, whatever the rules allow: each one plans every meal (retail: 5, 7)
 
 
-class UsageError(CritterError):
-    """A bad option value: exit 2."""
-
-
-def whole(option: str, value: str, low: int, high: int) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        n = None
-    if n is None or not low <= n <= high:
-        raise UsageError(f"{option}: expected a whole number from {low} to {high}, got {shown(value)}")
-    return n
-
-
 def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
     kinds = list(rs.deal["cards"].value) if "cards" in rs.deal else []
     counts: dict[str, int] = {}
@@ -47,7 +33,7 @@ def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
             raise UsageError(f"--cards: expected KIND=N, got {shown(item)}")
         if kind not in kinds:
             raise UsageError(f"--cards: no card kind {shown(kind)} is dealt{did_you_mean(kind, kinds)}")
-        counts[kind] = whole(f"--cards {kind}", n, 0, MAX_CARDS)
+        counts[kind] = whole_number(f"--cards {kind}", n, 0, MAX_CARDS)
     return tuple(sorted(counts.items()))
 
 
@@ -92,16 +78,14 @@ def simulate(
     from ..loading.resolve import Resolver
     from .run import MAX_WORKERS_DEFAULT, Spec, default_workers, run
 
-    games = whole("--games", args.games, 1, MAX_GAMES)
-    seed = whole("--seed", args.seed, 0, MAX_SEED)
-    workers = whole("--workers", args.workers, 1, MAX_WORKERS) if args.workers is not None else None
+    games, seed, workers = args.games, args.seed, args.workers  # in range: see commands/simulate.py
     render = renderer(args.format, args.output is not None)
     resolver = Resolver(args.pack)
     folders = tuple(os.path.abspath(f) for f in resolver.folders())
     rs = resolver.load(folders)
     params = rs.parameters
     low, high = params["min_players"].value, params["max_players"].value
-    players = whole("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
+    players = whole_number("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
     if not rs.deal:
         raise UsageError("the loaded packs have no deal model (a 'deal:' section of a rules card)")
     spec = Spec(
