@@ -58,6 +58,14 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "with 95% intervals.",
     )
     pack_option(sim)
+    _run_options(sim)
+    _deal_options(sim)
+    _output_options(sim)
+    sim.set_defaults(run=run)
+
+
+def _run_options(sim: argparse.ArgumentParser) -> None:
+    """How many games, of how many players, from which seed, where."""
     sim.add_argument(
         "--games",
         type=Whole("--games", 1, LAB + ":MAX_GAMES"),
@@ -83,6 +91,10 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         help="local worker processes (default: every core)",
     )
     where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
+
+
+def _deal_options(sim: argparse.ArgumentParser) -> None:
+    """What the games deal and how their players plan."""
     sim.add_argument(
         "--study",
         action="append",
@@ -104,12 +116,15 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         help="how hard the simulated players plan: quick (a trimmed pantry), or the planner's fast or exact effort "
         "(default: fast)",
     )
+
+
+def _output_options(sim: argparse.ArgumentParser) -> None:
+    """Where the report and the games' records go, and the report's format."""
     format_option(sim, tuple(FORMATS))
     sim.add_argument("--output", default=None, metavar="FILE", help="write the report to FILE, not standard output")
     sim.add_argument(
         "--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)"
     )
-    sim.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
