@@ -6,6 +6,7 @@ ranged whole-number options (``commands.Whole``), refused with one message as th
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 
 import pytest
 
@@ -15,16 +16,20 @@ from critter_kitchen.errors import UsageError
 from critter_kitchen.simulate.cli import MAX_GAMES, MAX_SEED, MAX_WORKERS
 
 
-def test_every_option_finds_the_choices_its_domain_module_defines() -> None:
-    named = []
+def every_option() -> Iterator[argparse.Action]:
+    """The options of every command (and the command line's own)."""
     parsers = [build_parser()]
     while parsers:
         parser = parsers.pop()
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 parsers.extend(action.choices.values())
-            elif isinstance(action.choices, Choices):
-                named.append((action.dest, action.choices.values()))
+            else:
+                yield action
+
+
+def test_every_option_finds_the_choices_its_domain_module_defines() -> None:
+    named = [(action.dest, action.choices.values()) for action in every_option() if isinstance(action.choices, Choices)]
     assert {dest for dest, _ in named} == {"effort"}  # plan's and simulate's
     for dest, values in named:
         assert values and all(isinstance(v, str) for v in values), dest
@@ -32,16 +37,7 @@ def test_every_option_finds_the_choices_its_domain_module_defines() -> None:
 
 def ranged_options() -> dict[str, Whole]:
     """Every option checked by ``commands.Whole``, by its name."""
-    found = {}
-    parsers = [build_parser()]
-    while parsers:
-        parser = parsers.pop()
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                parsers.extend(action.choices.values())
-            elif isinstance(action.type, Whole):
-                found[action.option_strings[0]] = action.type
-    return found
+    return {action.option_strings[0]: action.type for action in every_option() if isinstance(action.type, Whole)}
 
 
 def test_every_ranged_whole_number_option_is_checked_by_one_type() -> None:

@@ -120,6 +120,12 @@ class Whole:
         return whole_number(self.option, value, self.low, high)
 
 
+def whole_option(parser: Any, option: str, low: int, high: int | str, **kwargs: Any) -> None:
+    """Add ``option`` to ``parser`` (or a group of it), taking a whole number from ``low`` to
+    ``high`` (see :class:`Whole`); ``kwargs`` as ``add_argument`` takes them."""
+    parser.add_argument(option, type=Whole(option, low, high), **kwargs)
+
+
 # messages
 
 

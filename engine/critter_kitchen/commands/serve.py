@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import printable
-from . import EXIT_INVALID, Whole, pack_option, tell
+from . import EXIT_INVALID, pack_option, tell, whole_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,12 +23,7 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "(or the CRITTER_KITCHEN_TOKEN variable), else made and printed at start.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument(
-        "--port",
-        type=Whole("--port", 0, MAX_PORT),
-        default=8000,
-        help="port to listen on (default: 8000; 0: any free one)",
-    )
+    whole_option(serve, "--port", 0, MAX_PORT, default=8000, help="port to listen on (default: 8000; 0: any free one)")
     serve.add_argument(
         "--db",
         metavar="PATH",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import printable
-from . import EXIT_USAGE, Choices, Whole, format_option, is_unicode_output, pack_option, tell
+from . import EXIT_USAGE, Choices, format_option, is_unicode_output, pack_option, tell, whole_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,29 +66,23 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
 
 def _run_options(sim: argparse.ArgumentParser) -> None:
     """How many games, of how many players, from which seed, where."""
-    sim.add_argument(
-        "--games",
-        type=Whole("--games", 1, LAB + ":MAX_GAMES"),
-        default=1000,
-        metavar="N",
-        help="games to simulate (default: 1000)",
+    whole_option(
+        sim, "--games", 1, LAB + ":MAX_GAMES", default=1000, metavar="N", help="games to simulate (default: 1000)"
     )
     # the range of --players is the loaded packs': checked when they are (simulate/cli.py)
     sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
-    sim.add_argument(
+    whole_option(
+        sim,
         "--seed",
-        type=Whole("--seed", 0, LAB + ":MAX_SEED"),
+        0,
+        LAB + ":MAX_SEED",
         default=1,
         metavar="S",
         help="the run's seed: the same seed, the same report (default: 1)",
     )
     where = sim.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers",
-        type=Whole("--workers", 1, LAB + ":MAX_WORKERS"),
-        default=None,
-        metavar="N",
-        help="local worker processes (default: every core)",
+    whole_option(
+        where, "--workers", 1, LAB + ":MAX_WORKERS", metavar="N", help="local worker processes (default: every core)"
     )
     where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
 
