@@ -84,7 +84,8 @@ def test_a_card_without_text_says_so(capsys):
     out = capsys.readouterr().out
     assert "\nText: none written\n\nIn English, from its data:\n\nIngredient types: carrot, fish, cheese," in out
     assert (
-        "    challenge_bands = 0 stars from 0, 1 star from 6, 2 stars from 12, 4 stars from 21 (a value for each meal): "
+        "    challenge_bands = 0 stars from 0, 1 star from 6, 2 stars from 12, 4 stars from 21 "
+        "(a value for each meal): "
         "stars for a challenge meal's quality, as [minimum quality, stars]\n"
     ) in out
     assert (

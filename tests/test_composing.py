@@ -157,8 +157,8 @@ def test_cards_say_whom_their_parameters_change(capsys):
         assert main(["cards", "--pack", str(COMPOSING), card]) == 0
         texts[card] = capsys.readouterr().out
     assert (
-        "For meals served for this card:\n    challenge_bands = 0 stars from 0, 3 stars from 10, 5 stars from 20 (otherwise"
-        in (texts["royal-banquet"])
+        "For meals served for this card:\n"
+        "    challenge_bands = 0 stars from 0, 3 stars from 10, 5 stars from 20 (otherwise" in (texts["royal-banquet"])
     )
     assert "For its owner:\n    course_counts = bread 2 (otherwise none)" in texts["the-baker"]
     assert "While in play, for everyone:\n    all_courses_short = 1 (otherwise 0)" in texts["the-lenient-critic"]

@@ -535,7 +535,7 @@ def test_on_loopback_without_a_token_other_host_names_are_refused(tmp_path: Path
 
 def test_serve_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
-    assert capsys.readouterr().err == "critter-kitchen: --port must be from 0 to 65535, not 70000\n"
+    assert capsys.readouterr().err == "critter-kitchen: --port: expected a whole number from 0 to 65535, got '70000'\n"
     assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), "--pack", "no-such-pack"]) == 1
     assert "no-such-pack" in capsys.readouterr().err
     import socket

@@ -12,6 +12,7 @@ from .commands import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_OUTPUT,
+    EXIT_USAGE,
     Output,
     OutputFailed,
     discard_output,
@@ -20,7 +21,7 @@ from .commands import (
     report,
     tell,
 )
-from .errors import CritterError, InputError, printable
+from .errors import CritterError, InputError, UsageError, printable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,8 +89,14 @@ def _main(argv: Sequence[str] | None) -> int:
     sys.stdout = Output(stdout)
     try:
         try:
-            args = _plain_score(sys.argv[1:] if argv is None else argv)
-            return _run(args if args is not None else build_parser().parse_args(argv))
+            try:
+                args = _plain_score(sys.argv[1:] if argv is None else argv)
+                if args is None:
+                    args = build_parser().parse_args(argv)
+            except UsageError as e:  # an option's value its type refused (commands.Whole)
+                tell(printable(str(e)))
+                return EXIT_USAGE
+            return _run(args)
         finally:
             sys.stdout.flush()  # short output waits in the buffer: a full disk shows only here
     except OutputFailed as e:

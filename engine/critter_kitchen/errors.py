@@ -170,6 +170,24 @@ class EvaluationError(CritterError):
     """A card effect failed while scoring (for example a division by zero)."""
 
 
+class UsageError(CritterError):
+    """A bad value of a command-line option: the command exits 2."""
+
+
+def whole_number(option: str, value: str, low: int, high: int) -> int:
+    """``value``, given to ``option``, as a whole number from ``low`` to ``high``; else UsageError.
+
+    The one check of a ranged whole-number option: argparse's ``type=`` (``commands.Whole``) and
+    the checks whose range the loaded packs set (``simulate --players``) both call it."""
+    try:
+        n = int(value, 10)
+    except ValueError:
+        n = None
+    if n is None or not low <= n <= high:
+        raise UsageError(f"{option}: expected a whole number from {low} to {high}, got {shown(value)}")
+    return n
+
+
 MAX_COMPARED = 200  # names one suggestion compares closely: every name of the language, not thousands of ids
 
 

@@ -94,6 +94,38 @@ class Choices:
         return iter(self.values())
 
 
+class Whole:
+    """argparse's ``type=`` of an option that takes a whole number from ``low`` to ``high``.
+
+    ``high`` is a number, or where a domain module defines it (``"..simulate.cli:MAX_GAMES"``),
+    read when argparse converts a value: a command line that does not use the option imports
+    nothing for it. A value out of range, or not a whole number, is a
+    :class:`~critter_kitchen.errors.UsageError` (``errors.whole_number``'s message, exit 2),
+    which argparse passes on and the CLI tells as it tells every usage error."""
+
+    def __init__(self, option: str, low: int, high: int | str) -> None:
+        self.option = option
+        self.low = low
+        self.high = high
+
+    def __call__(self, value: str) -> int:
+        import importlib
+
+        from ..errors import whole_number
+
+        high = self.high
+        if isinstance(high, str):
+            module, name = high.split(":")
+            high = int(getattr(importlib.import_module(module, __package__), name))
+        return whole_number(self.option, value, self.low, high)
+
+
+def whole_option(parser: Any, option: str, low: int, high: int | str, **kwargs: Any) -> None:
+    """Add ``option`` to ``parser`` (or a group of it), taking a whole number from ``low`` to
+    ``high`` (see :class:`Whole`); ``kwargs`` as ``add_argument`` takes them."""
+    parser.add_argument(option, type=Whole(option, low, high), **kwargs)
+
+
 # messages
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..errors import printable
-from . import EXIT_INVALID, EXIT_USAGE, pack_option, tell
+from . import EXIT_INVALID, pack_option, tell, whole_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-PORTS = (0, 65535)  # 0: any free port
+MAX_PORT = 65535  # ports are from 0 (any free one) to this
 
 
 def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
@@ -23,7 +23,7 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "(or the CRITTER_KITCHEN_TOKEN variable), else made and printed at start.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0: any free one)")
+    whole_option(serve, "--port", 0, MAX_PORT, default=8000, help="port to listen on (default: 8000; 0: any free one)")
     serve.add_argument(
         "--db",
         metavar="PATH",
@@ -36,10 +36,6 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    low, high = PORTS
-    if not low <= args.port <= high:
-        tell(f"--port must be from {low} to {high}, not {args.port}")
-        return EXIT_USAGE
     try:
         from ..web import server
     except ImportError as e:

@@ -6,13 +6,16 @@ from __future__ import annotations
 import sys
 
 from ..errors import printable
-from . import EXIT_USAGE, Choices, format_option, is_unicode_output, pack_option, tell
+from . import EXIT_USAGE, Choices, format_option, is_unicode_output, pack_option, tell, whole_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
     from typing import Any
+
+
+LAB = "..simulate.cli"  # where the lab's options' limits are defined
 
 
 def _text(ascii_only: bool) -> Callable[[Any], str]:
@@ -55,14 +58,37 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "with 95% intervals.",
     )
     pack_option(sim)
-    sim.add_argument("--games", default="1000", metavar="N", help="games to simulate (default: 1000)")
+    _run_options(sim)
+    _deal_options(sim)
+    _output_options(sim)
+    sim.set_defaults(run=run)
+
+
+def _run_options(sim: argparse.ArgumentParser) -> None:
+    """How many games, of how many players, from which seed, where."""
+    whole_option(
+        sim, "--games", 1, LAB + ":MAX_GAMES", default=1000, metavar="N", help="games to simulate (default: 1000)"
+    )
+    # the range of --players is the loaded packs': checked when they are (simulate/cli.py)
     sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
-    sim.add_argument(
-        "--seed", default="1", metavar="S", help="the run's seed: the same seed, the same report (default: 1)"
+    whole_option(
+        sim,
+        "--seed",
+        0,
+        LAB + ":MAX_SEED",
+        default=1,
+        metavar="S",
+        help="the run's seed: the same seed, the same report (default: 1)",
     )
     where = sim.add_mutually_exclusive_group()
-    where.add_argument("--workers", default=None, metavar="N", help="local worker processes (default: every core)")
+    whole_option(
+        where, "--workers", 1, LAB + ":MAX_WORKERS", metavar="N", help="local worker processes (default: every core)"
+    )
     where.add_argument("--dask", default=None, metavar="ADDRESS", help="run on this Dask scheduler (the cluster extra)")
+
+
+def _deal_options(sim: argparse.ArgumentParser) -> None:
+    """What the games deal and how their players plan."""
     sim.add_argument(
         "--study",
         action="append",
@@ -84,16 +110,20 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         help="how hard the simulated players plan: quick (a trimmed pantry), or the planner's fast or exact effort "
         "(default: fast)",
     )
+
+
+def _output_options(sim: argparse.ArgumentParser) -> None:
+    """Where the report and the games' records go, and the report's format."""
     format_option(sim, tuple(FORMATS))
     sim.add_argument("--output", default=None, metavar="FILE", help="write the report to FILE, not standard output")
     sim.add_argument(
         "--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)"
     )
-    sim.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..simulate.cli import UsageError, simulate
+    from ..errors import UsageError
+    from ..simulate.cli import simulate
 
     try:
         return simulate(args, sys.stdout, sys.stderr, renderer=_renderer)

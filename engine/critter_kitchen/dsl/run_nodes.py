@@ -19,6 +19,14 @@ arguments are variables or constants, a comparison with a constant, an aggregate
 a condition): each saves a node run per step, and most effects are made of those shapes.
 tests/test_stage_nodes_agree.py scores every game again with each op built into the one plain
 node of its kind.
+
+The node classes are hand-written (``__slots__`` and ``__init__``), not dataclasses: the
+``score`` command starts cold without importing ``dataclasses``, and making these 49
+classes dataclasses would cost it about 15 ms of the 90 ms it takes (6 ms to import
+``dataclasses``, 9 ms to apply ``dataclass(slots=True)`` to classes with these fields;
+measured by applying it to each node class's fields). In the compiled build, too, a
+dataclass's ``__init__`` stays the Python function ``dataclasses`` writes: making one
+took 177 ns where a native ``__init__`` took 34 (see ``values.py``).
 """
 
 from __future__ import annotations

@@ -214,7 +214,9 @@ class Partial:
     :meth:`BandMeals.slot_of`), the spices left (packed, see :meth:`BandMeals.pack_spices`), the
     sum of what its items add, its items, what it uses (packed, see ``pareto.Items.pack``), the
     stars of the last legal meal on its way (once listed: its own), and the value and spices it
-    spends. Never changed once passed on: a meal grown from it is another."""
+    spends. Never changed once passed on: a meal grown from it is another. Hand-written, not a
+    dataclass: the search makes one per step, and compiled a native ``__init__`` is five times
+    faster (see ``values.py``)."""
 
     __slots__ = ("counts", "spices_left", "total", "chosen", "use", "stars", "value", "spices")
 

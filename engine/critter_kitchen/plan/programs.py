@@ -4,8 +4,8 @@ The compiler tells a program's facts once (``dsl/facts.py``) and stores them wit
 compiled code, in the pack cache too; the planner reads them here and never walks a
 program for them. The programs of a ruleset, each with its facts, are gathered once per
 ruleset (:meth:`~critter_kitchen.model.ruleset.Ruleset.derived`): immutable, they are
-shared by every thread that plans with it. Only the proof that stars rise with quality
-(``reads.stars_rise_with_quality``) reads a program's syntax tree, unpickled when asked.
+shared by every thread that plans with it. The proof that stars rise with quality is one
+of those facts too (``dsl/facts.rising_tables``): planning reads no syntax tree.
 """
 
 from __future__ import annotations
@@ -24,10 +24,20 @@ if TYPE_CHECKING:
 class Program:
     """One program in play: what its syntax tree tells (see ``dsl/facts.py``), and the tree."""
 
-    __slots__ = ("calls", "bound", "changes", "separable", "seen_calls", "stage_stars", "quality_reads", "_tree")
+    __slots__ = (
+        "calls",
+        "bound",
+        "changes",
+        "separable",
+        "seen_calls",
+        "stage_stars",
+        "quality_reads",
+        "rising_tables",
+        "_tree",
+    )
 
     def __init__(self, facts: ProgramFacts, tree: Any) -> None:
-        calls, bound, changes, separable, seen_calls, stage_stars, quality_reads = facts
+        calls, bound, changes, separable, seen_calls, stage_stars, quality_reads, rising_tables = facts
         self.calls = calls  # the functions it calls, anywhere
         self.bound = bound  # the names it binds
         self.changes = changes  # whether it holds a set, add or multiply
@@ -35,11 +45,13 @@ class Program:
         self.seen_calls = seen_calls  # the functions called where a game of one player can see
         self.stage_stars = stage_stars  # the stages its stage_stars calls seen name (None: not plain)
         self.quality_reads = quality_reads  # the names of the quality(P, X) read (None: not a name)
-        self._tree = tree  # the syntax tree, or the stage or effect holding it (unpickled when asked)
+        self.rising_tables = rising_tables  # the tables its stars rise with quality by (None: not proved)
+        self._tree = tree  # the syntax tree, or the stage or effect holding it: which program it is
 
     @property
     def tree(self) -> Any:
-        """The program's syntax tree (:class:`~critter_kitchen.dsl.nodes.Program`)."""
+        """The program's syntax tree (:class:`~critter_kitchen.dsl.nodes.Program`), unpickled when asked:
+        which program this is (nothing planned reads it)."""
         held = self._tree
         return held.ast if hasattr(held, "ast") else held
 

@@ -1,5 +1,5 @@
-"""What the scoring programs in play read of a challenge meal, proved from their syntax trees
-(what each tree tells is told once, by the compiler: ``dsl/facts.py``).
+"""What the scoring programs in play read of a challenge meal, proved from what their syntax
+trees tell (told once, by the compiler: ``dsl/facts.py``); nothing here walks a tree.
 
 The planner's fast search rests on two facts about the stages and card effects in play,
 both read here from the compiled effect language and never from a rule of the game:
@@ -16,9 +16,8 @@ both read here from the compiled effect language and never from a rule of the ga
 
 from __future__ import annotations
 
-from ..dsl import nodes as n
 from ..dsl import types as t
-from ..dsl.facts import MEAL_SOURCES
+from ..dsl.facts import SAME_FOR_A_CARD
 from ..dsl.registry import FUNCTIONS
 
 TYPE_CHECKING = False
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
     Signature = tuple[Any, ...]
 
 STAR_READERS = ("stars", "stage_stars")  # a player's stars so far: they depend on every meal
-SAME_FOR_A_CARD = ("player_of", "meal_card", "meal_card_id")  # one player and one card per option
 
 
 def called(programs: Iterable[Program]) -> set[str]:
@@ -91,192 +89,36 @@ def quality_only(programs: list[Program]) -> bool:
     return called(programs) & meal_functions() <= {"meal_quality", *SAME_FOR_A_CARD}
 
 
-# What an expression inside a meal loop is, as the meal's quality rises (all else fixed):
-CONST = "const"  # the same whatever the quality
-UP = "up"  # a number that never falls
-RISING = "rising"  # a condition that, once true, stays true
-OTHER = "other"  # nothing proved
-
-
 def stars_rise_with_quality(programs: list[Program], tables: Iterable[Mapping[str, Any]]) -> bool:
     """Whether the stars a meal earns alone never fall as its quality rises (every other part of
     the game fixed), for separable programs (:func:`separable`) that read a meal's quality only.
 
-    Each award in a meal loop must give a never-falling amount to a target that does not
-    depend on the meal, under conditions that either do not depend on the meal or, once
-    true, stay true (``meal_quality(m) >= 12``; then with no ``else`` and an amount never
-    below 0). ``band(x, b)`` never falls in ``x`` when every parameter table ``b`` in
-    ``tables`` (the parameters in force) lists stars never below 0 and never falling.
+    Each program's proof was made when it was compiled (``dsl/facts.rising_tables``): it holds
+    when every program's does and each parameter table those proofs need is one that no
+    program in play binds as a name and that every parameter table set in ``tables`` (the
+    parameters in force) lists with stars never below 0 and never falling.
     """
+    needed: set[str] = set()
     bound: set[str] = set()
     for program in programs:
+        if program.rising_tables is None:
+            return False
+        needed |= program.rising_tables
         bound |= program.bound
-    proof = _Rising([dict(t) for t in tables], bound)
-    return all(proof.top(program.tree.body) for program in programs)
+    in_force = [dict(t) for t in tables]
+    return all(name not in bound and rising_table(name, in_force) for name in needed)
 
 
-class _Rising:
-    def __init__(self, tables: list[dict[str, Any]], bound: set[str]) -> None:
-        self.tables = tables
-        self.bound = bound  # names a program binds: never read as a parameter table here
-
-    def top(self, body: tuple[n.Stmt, ...]) -> bool:
-        """Outside meal loops (meal-free, as :func:`separable` proved): every meal loop must rise."""
-        for stmt in body:
-            if isinstance(stmt, n.For):
-                if isinstance(stmt.source, n.Call) and stmt.source.func in MEAL_SOURCES:
-                    if not self.body(stmt.body, {stmt.var: "meal"}, guarded=False):
-                        return False
-                elif not self.top(stmt.body):
-                    return False
-            elif isinstance(stmt, n.If) and not (self.top(stmt.then) and self.top(stmt.orelse)):
-                return False
-        return True
-
-    def body(self, body: tuple[n.Stmt, ...], env: dict[str, str], guarded: bool) -> bool:
-        """A meal loop's statements (``guarded``: under a rising condition, amounts must be >= 0)."""
-        env = dict(env)
-        for stmt in body:
-            if isinstance(stmt, n.Let):
-                env[stmt.name] = self.kind(stmt.value, env)
-            elif isinstance(stmt, n.Award):
-                amount = self.kind(stmt.amount, env)
-                if self.kind(stmt.target, env) != CONST or amount not in (CONST, UP):
-                    return False
-                if guarded and not self.at_least_zero(stmt.amount):
-                    return False
-            elif isinstance(stmt, n.If):
-                condition = self.kind(stmt.condition, env)
-                if condition == CONST:
-                    if not (self.body(stmt.then, env, guarded) and self.body(stmt.orelse, env, guarded)):
-                        return False
-                elif condition == RISING:
-                    if any(not isinstance(s, n.Pass) for s in stmt.orelse) or not self.body(stmt.then, env, True):
-                        return False
-                else:
-                    return False
-            elif isinstance(stmt, n.For):
-                if self.kind(stmt.source, env) != CONST:
-                    return False
-                if not self.body(stmt.body, {**env, stmt.var: CONST}, guarded):
-                    return False
-            elif not isinstance(stmt, n.Pass):
-                return False  # a change (set, add, multiply), or a statement this proof does not know
-        return True
-
-    def kind(self, expr: object, env: dict[str, str]) -> str:
-        """What ``expr`` is as the meal's quality rises (see CONST, UP, RISING, OTHER)."""
-        if isinstance(expr, n.Name):
-            found = env.get(expr.name, CONST)
-            return OTHER if found == "meal" else found
-        if isinstance(expr, n.Call) and len(expr.args) == 1 and self.is_meal(expr.args[0], env):
-            if expr.func == "meal_quality":
-                return UP
-            # a rule parameter in force for the meal is its card's and player's: one per option
-            return CONST if expr.func in SAME_FOR_A_CARD or expr.func not in FUNCTIONS else OTHER
-        if isinstance(expr, n.Call) and expr.func == "band" and len(expr.args) == 2:
-            x, table = (self.kind(a, env) for a in expr.args)
-            if x == UP and table == CONST and self.rising_table(expr.args[1]):
-                return UP
-        if isinstance(expr, n.BinOp):
-            return self.arithmetic(expr, env)
-        if isinstance(expr, n.Compare):
-            left, right = self.kind(expr.left, env), self.kind(expr.right, env)
-            if (left, right) == (UP, CONST) and expr.op in (">", ">="):
-                return RISING
-            if (left, right) == (CONST, UP) and expr.op in ("<", "<="):
-                return RISING
-        if isinstance(expr, n.BoolOp):
-            parts = {self.kind(expr.left, env), self.kind(expr.right, env)}
-            if parts <= {CONST, RISING}:
-                return RISING if RISING in parts else CONST
-        return CONST if self.all_const(expr, env) else OTHER
-
-    def arithmetic(self, expr: n.BinOp, env: dict[str, str]) -> str:
-        left, right = self.kind(expr.left, env), self.kind(expr.right, env)
-        if {left, right} <= {CONST, UP} and UP in {left, right}:
-            if expr.op == "+":
-                return UP
-            if expr.op == "-" and right == CONST:
-                return UP
-            number = expr.right if left == UP else expr.left
-            if expr.op == "*" and isinstance(number, n.Number) and number.value >= 0:
-                return UP
-            if expr.op == "//" and right == CONST and isinstance(expr.right, n.Number) and expr.right.value > 0:
-                return UP
-        return CONST if self.all_const(expr, env) else OTHER
-
-    def is_meal(self, expr: object, env: dict[str, str]) -> bool:
-        return isinstance(expr, n.Name) and env.get(expr.name) == "meal"
-
-    def meal_free(self, expr: object, env: dict[str, str]) -> bool:
-        """Whether ``expr`` names neither the meal nor anything worked out from it."""
-        return not any(isinstance(x, n.Name) and env.get(x.name, CONST) != CONST for x in n.walk(expr))
-
-    def all_const(self, expr: object, env: dict[str, str]) -> bool:
-        """Whether every input of ``expr`` is the same whatever the quality (functions are pure)."""
-        parts: tuple[object, ...]
-        if isinstance(expr, n.Number):
-            return True
-        if isinstance(expr, n.Text):
-            parts = tuple(p for p in expr.parts if not isinstance(p, str))
-        elif isinstance(expr, n.Comprehension):
-            return self.meal_free(expr, env)  # its variable is bound inside: judged by the names it reads
-        elif isinstance(expr, n.Call):
-            parts = expr.args
-        elif isinstance(expr, n.BinOp | n.Compare | n.BoolOp):
-            parts = (expr.left, expr.right)
-        elif isinstance(expr, n.Contains):
-            parts = (expr.item, expr.collection)
-        elif isinstance(expr, n.Not | n.Neg):
-            parts = (expr.operand,)
-        elif isinstance(expr, n.ListOf):
-            parts = expr.items
-        else:
+def rising_table(name: str, tables: list[dict[str, Any]]) -> bool:
+    """Whether the parameter ``name`` lists, in each of ``tables`` (and there is one), bands of
+    stars never below 0 and never falling."""
+    for params in tables:
+        rows = params.get(name)
+        if not isinstance(rows, list) or not all(isinstance(r, list | tuple) and len(r) == 2 for r in rows):
             return False
-        return all(self.kind(part, env) == CONST for part in parts)
-
-    def rising_table(self, table: object) -> bool:
-        """Whether ``table`` is a parameter (or one read for a meal or player, in force in one of the
-        parameter tables), or bands written out, whose bands list stars never below 0 and never falling."""
-        if isinstance(table, n.ListOf):
-            return _rising_rows(table)
-        if isinstance(table, n.Call) and len(table.args) == 1 and table.func not in FUNCTIONS:
-            name = table.func  # name(m): the compiler let it through only as a rule parameter
-        elif isinstance(table, n.Name) and table.name not in self.bound:
-            name = table.name
-        else:
+        stars = [r[1] for r in rows]
+        if not all(isinstance(s, int) for s in stars) or any(s < 0 for s in stars):
             return False
-        for params in self.tables:
-            rows = params.get(name)
-            if not isinstance(rows, list) or not all(isinstance(r, list | tuple) and len(r) == 2 for r in rows):
-                return False
-            stars = [r[1] for r in rows]
-            if not all(isinstance(s, int) for s in stars) or any(s < 0 for s in stars):
-                return False
-            if any(a > b for a, b in zip(stars, stars[1:], strict=False)):
-                return False
-        return bool(self.tables)
-
-    def at_least_zero(self, expr: object) -> bool:
-        """Whether an award amount is never below 0 (numbers, bands of :meth:`rising_table`, sums)."""
-        if isinstance(expr, n.Number):
-            return expr.value >= 0
-        if isinstance(expr, n.Call) and expr.func == "band" and len(expr.args) == 2:
-            return self.rising_table(expr.args[1])
-        if isinstance(expr, n.BinOp) and expr.op in ("+", "*"):
-            return self.at_least_zero(expr.left) and self.at_least_zero(expr.right)
-        return False
-
-
-def _rising_rows(bands: n.ListOf) -> bool:
-    """Bands written out as numbers, ``[[0, 0], [6, 1]]``, whose stars are never below 0 and never fall."""
-    stars: list[int] = []
-    for row in bands.items:
-        if not (isinstance(row, n.ListOf) and len(row.items) == 2):
+        if any(a > b for a, b in zip(stars, stars[1:], strict=False)):
             return False
-        minimum, amount = row.items
-        if not (isinstance(minimum, n.Number) and isinstance(amount, n.Number)) or amount.value < 0:
-            return False
-        stars.append(amount.value)
-    return bool(stars) and all(a <= b for a, b in zip(stars, stars[1:], strict=False))
+    return bool(tables)

@@ -9,6 +9,8 @@ break, carriage return or escape sequence gets through) and its message at most
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import Problem, escaped
 
 TYPE_CHECKING = False
@@ -18,14 +20,12 @@ if TYPE_CHECKING:
     Reporter = Callable[[Sequence[Problem], int], "Report"]
 
 
+@dataclass(frozen=True, slots=True)
 class Report:
     """What a reporter made: the text for standard output and for standard error."""
 
-    __slots__ = ("out", "err")
-
-    def __init__(self, out: str = "", err: str = "") -> None:
-        self.out = out
-        self.err = err
+    out: str = ""
+    err: str = ""
 
 
 def text_report(problems: Sequence[Problem], checked: int) -> Report:

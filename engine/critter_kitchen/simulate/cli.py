@@ -6,7 +6,7 @@ import os
 import stat
 import time
 
-from ..errors import CritterError, did_you_mean, shown
+from ..errors import CritterError, UsageError, did_you_mean, shown, whole_number
 from ..loading.deal import MAX_DEALT
 
 TYPE_CHECKING = False
@@ -16,26 +16,14 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
     from ..model.ruleset import Ruleset
+    from .run import Spec
+    from .stats import Summary
 
 MAX_GAMES = 100_000_000
 MAX_WORKERS = 1024
 MAX_SEED = 2**63 - 1
 MAX_CARDS = MAX_DEALT  # --cards KIND=N deals no more than a pack's deal model may
 MAX_PLAYERS = 20  # players in a simulated game, whatever the rules allow: each one plans every meal (retail: 5, 7)
-
-
-class UsageError(CritterError):
-    """A bad option value: exit 2."""
-
-
-def whole(option: str, value: str, low: int, high: int) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        n = None
-    if n is None or not low <= n <= high:
-        raise UsageError(f"{option}: expected a whole number from {low} to {high}, got {shown(value)}")
-    return n
 
 
 def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
@@ -47,7 +35,7 @@ def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
             raise UsageError(f"--cards: expected KIND=N, got {shown(item)}")
         if kind not in kinds:
             raise UsageError(f"--cards: no card kind {shown(kind)} is dealt{did_you_mean(kind, kinds)}")
-        counts[kind] = whole(f"--cards {kind}", n, 0, MAX_CARDS)
+        counts[kind] = whole_number(f"--cards {kind}", n, 0, MAX_CARDS)
     return tuple(sorted(counts.items()))
 
 
@@ -88,32 +76,51 @@ class Progress:
 def simulate(
     args: argparse.Namespace, out: TextIO, err: TextIO, renderer: Callable[[str, bool], Callable[[Any], str]]
 ) -> int:
-    """Run the lab as ``args`` asks; ``renderer(format, to_file)`` gives the report's renderer."""
-    from ..loading.resolve import Resolver
-    from .run import MAX_WORKERS_DEFAULT, Spec, default_workers, run
+    """Run the lab as ``args`` asks; ``renderer(format, to_file)`` gives the report's renderer.
 
-    games = whole("--games", args.games, 1, MAX_GAMES)
-    seed = whole("--seed", args.seed, 0, MAX_SEED)
-    workers = whole("--workers", args.workers, 1, MAX_WORKERS) if args.workers is not None else None
+    Every option is checked before the first game (:func:`lab_spec`, :func:`check_outputs`),
+    so a mistake costs no run."""
     render = renderer(args.format, args.output is not None)
+    rs, spec = lab_spec(args)
+    check_outputs(args)
+    summary = play(spec, args, err)
+    from .report import build
+
+    report = build(summary, rs, players=spec.players, seed=spec.seed, effort=args.effort, studies=spec.studies)
+    write_report(render(report), args.output, out)
+    return 0
+
+
+def lab_spec(args: argparse.Namespace) -> tuple[Ruleset, Spec]:
+    """The packs ``args`` names, loaded, and the run it asks of them; UsageError for what the
+    packs refuse (a number of players outside theirs, no deal model, unknown cards or kinds)."""
+    from ..loading.resolve import Resolver
+    from .run import Spec
+
     resolver = Resolver(args.pack)
     folders = tuple(os.path.abspath(f) for f in resolver.folders())
     rs = resolver.load(folders)
     params = rs.parameters
     low, high = params["min_players"].value, params["max_players"].value
-    players = whole("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
+    players = whole_number("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
     if not rs.deal:
         raise UsageError("the loaded packs have no deal model (a 'deal:' section of a rules card)")
     spec = Spec(
         folders,
-        games,
+        args.games,  # --games, --seed and --workers are in range: see commands/simulate.py
         players,
-        seed,
+        args.seed,
         effort=args.effort,
         card_counts=card_counts(rs, args.cards),
         studies=studied(rs, args.study),
         records=args.records is not None,
     )
+    return rs, spec
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """UsageError or CritterError unless the run can go where ``args`` sends it: Dask installed
+    for ``--dask``, a writable ``--output``."""
     if args.dask is not None:
         try:
             import distributed  # noqa: F401
@@ -121,10 +128,18 @@ def simulate(
             raise UsageError("--dask needs Dask: pip install 'critter-kitchen[cluster]'") from None
     if args.output is not None:
         writable(args.output, "the report")
+
+
+def play(spec: Spec, args: argparse.Namespace, err: TextIO) -> Summary:
+    """The games of ``spec`` played, on ``args``' workers or Dask scheduler, their records
+    written to ``--records`` and their count shown on ``err`` as they are done."""
+    from .run import MAX_WORKERS_DEFAULT, default_workers, run
+
+    workers = args.workers
     records = Records(args.records, args.output) if args.records is not None else None
-    progress = Progress(err, games)
+    progress = Progress(err, spec.games)
     try:
-        summary = run(
+        return run(
             spec,
             workers=min(workers or default_workers(), MAX_WORKERS_DEFAULT if workers is None else MAX_WORKERS),
             dask=args.dask,
@@ -135,19 +150,18 @@ def simulate(
         progress.close()
         if records is not None:
             records.close()
-    from .report import build
 
-    report = build(summary, rs, players=players, seed=seed, effort=args.effort, studies=spec.studies)
-    shown_text = render(report)
-    if args.output is not None:
+
+def write_report(text: str, output: str | None, out: TextIO) -> None:
+    """The report's text, to the file ``output`` or else to ``out``."""
+    if output is not None:
         try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(shown_text)
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
         except OSError as e:
-            raise CritterError(f"{args.output}: cannot write the report: {e.strerror or e}") from None
+            raise CritterError(f"{output}: cannot write the report: {e.strerror or e}") from None
     else:
-        out.write(shown_text)
-    return 0
+        out.write(text)
 
 
 def writable(path: str, what: str) -> None:

@@ -12,6 +12,7 @@ still merge exactly; with one winner a game, every count stays a whole number.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 TYPE_CHECKING = False
@@ -24,15 +25,13 @@ DIGITS = 4
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
+@dataclass(slots=True, eq=False)
 class Moments:
     """Count, sum and sum of squares of integer observations."""
 
-    __slots__ = ("n", "total", "squares")
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.total = 0
-        self.squares = 0
+    n: int = 0
+    total: int = 0
+    squares: int = 0
 
     def add(self, x: int) -> None:
         self.n += 1
@@ -70,18 +69,17 @@ def win_moved(before: dict[int, Share], after: dict[int, Share]) -> Share:
     return moved
 
 
+@dataclass(slots=True, eq=False)
 class CardTally:
     """One card's games, own-award stars, winner flips, and its owners' wins by seat."""
 
-    __slots__ = ("stars", "change", "flips", "owner_games", "owner_wins", "owner_seats")
-
-    def __init__(self) -> None:
-        self.stars = Moments()
-        self.change = Moments()  # all players' stars with the card less those without it, same meals
-        self.flips: Share = 0  # the part of the win the card's removal moves, summed over its games
-        self.owner_games = 0
-        self.owner_wins: Share = 0
-        self.owner_seats: dict[int, int] = {}  # seat -> games its owner sat there
+    stars: Moments = field(default_factory=Moments)
+    # all players' stars with the card less those without it, same meals
+    change: Moments = field(default_factory=Moments)
+    flips: Share = 0  # the part of the win the card's removal moves, summed over its games
+    owner_games: int = 0
+    owner_wins: Share = 0
+    owner_seats: dict[int, int] = field(default_factory=dict)  # seat -> games its owner sat there
 
     def merge(self, other: CardTally) -> None:
         self.stars.merge(other.stars)
@@ -93,13 +91,11 @@ class CardTally:
             self.owner_seats[seat] = self.owner_seats.get(seat, 0) + n
 
 
+@dataclass(slots=True, eq=False)
 class Arm:
     """One arm of a study: stars of all players per game, and the games themselves."""
 
-    __slots__ = ("stars",)
-
-    def __init__(self) -> None:
-        self.stars = Moments()
+    stars: Moments = field(default_factory=Moments)
 
 
 class Summary:

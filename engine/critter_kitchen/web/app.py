@@ -151,11 +151,13 @@ def _not_found(game_id: int) -> JSONResponse:
 
 
 def _add_api(app: FastAPI) -> None:
-    game_id = Path(ge=1, le=MAX_ID, description="the game's id")
-    player_name = Path(
-        min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it (it may hold '/')"
-    )
+    """The JSON API's routes, in the order its OpenAPI description lists them."""
+    _add_scoring(app)
+    _add_games(app)
+    _add_statistics(app)
 
+
+def _add_scoring(app: FastAPI) -> None:
     @app.post("/api/score", tags=["scoring"], **openapi.SCORE)
     async def score(request: Request) -> Response:
         """Score one record (JSON, or YAML with a YAML media type) without keeping it."""
@@ -163,6 +165,10 @@ def _add_api(app: FastAPI) -> None:
         if isinstance(scored, Response):
             return scored
         return Response(scored.result_text, media_type="application/json")
+
+
+def _add_games(app: FastAPI) -> None:
+    game_id = Path(ge=1, le=MAX_ID, description="the game's id")
 
     @app.post("/api/games", tags=["games"], status_code=201, **openapi.CREATE)
     async def create_game(request: Request) -> Response:
@@ -198,6 +204,12 @@ def _add_api(app: FastAPI) -> None:
     def delete_game(request: Request, game_id: int = game_id) -> Response:
         """Forget one kept game."""
         return Response(status_code=204) if request.app.state.store.delete(game_id) else _not_found(game_id)
+
+
+def _add_statistics(app: FastAPI) -> None:
+    player_name = Path(
+        min_length=1, max_length=MAX_NAME, description="the player's name, as records spell it (it may hold '/')"
+    )
 
     @app.get("/api/players/{name:path}", tags=["statistics"], **openapi.PLAYER)
     def player(request: Request, name: str = player_name) -> Any:

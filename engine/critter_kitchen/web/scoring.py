@@ -9,6 +9,7 @@ JSON text ``score --format json`` prints for the same record.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 
 from ..errors import EvaluationError, InputError, Problem
 from ..loading.resolve import Resolver
@@ -46,14 +47,12 @@ class Rulesets(Resolver):
         return super().for_record(data, source)
 
 
+@dataclass(frozen=True, slots=True)
 class Scored:
     """A record that was read and scored: its data and the engine's JSON text of the result."""
 
-    __slots__ = ("data", "result_text")
-
-    def __init__(self, data: Any, result_text: str) -> None:
-        self.data = data
-        self.result_text = result_text
+    data: Any
+    result_text: str
 
 
 def is_yaml(content_type: str) -> bool:

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import stat
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,16 +64,14 @@ class StoreError(Exception):
     """The database cannot be used (written by a newer version, not a database, unwritable)."""
 
 
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """One kept game: its id, the record as sent, the engine's result and when it was saved."""
 
-    __slots__ = ("id", "record", "result", "created")
-
-    def __init__(self, id: int, record: Any, result: Any, created: str) -> None:
-        self.id = id
-        self.record = record
-        self.result = result
-        self.created = created
+    id: int
+    record: Any
+    result: Any
+    created: str
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "record": self.record, "result": self.result, "created": self.created}

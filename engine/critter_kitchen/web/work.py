@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+from dataclasses import dataclass
 
 from .limits import ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS, RETRY_SECONDS
 
@@ -45,17 +46,13 @@ class Busy(Exception):
         self.retry = retry
 
 
+@dataclass(slots=True, eq=False)
 class _Job:
-    __slots__ = ("call", "args", "loop", "future", "dropped")
-
-    def __init__(
-        self, call: Callable[..., Any], args: tuple[Any, ...], loop: asyncio.AbstractEventLoop, future: Any
-    ) -> None:
-        self.call = call
-        self.args = args
-        self.loop = loop
-        self.future = future
-        self.dropped = False  # its answer is no longer awaited: not begun, it is skipped
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    loop: asyncio.AbstractEventLoop
+    future: Any
+    dropped: bool = False  # its answer is no longer awaited: not begun, it is skipped
 
 
 class EnginePool:
