@@ -20,9 +20,8 @@ from critter_kitchen import InputError, load_ruleset
 from critter_kitchen.api import rule_parameters
 from critter_kitchen.dsl import nodes as n
 from critter_kitchen.dsl.facts import facts_of
-from critter_kitchen.dsl.registry import FUNCTIONS
 from critter_kitchen.dsl.parser import parse_program
-from critter_kitchen.dsl.registry import RANKING
+from critter_kitchen.dsl.registry import FUNCTIONS, RANKING
 from critter_kitchen.plan.programs import program_of, programs
 from critter_kitchen.plan.reads import stars_rise_with_quality
 
