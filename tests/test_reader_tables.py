@@ -136,7 +136,7 @@ def test_the_typed_fields_are_rule_parameters_the_engine_declares() -> None:
     for name in (*FLAGS, *VALUES):
         assert name in ENGINE_PARAMETERS
     fields = getattr(MealRules, "__mypyc_attrs__", None) or vars(MealRules(load_ruleset().base_params()))
-    assert set(fields) - {"__dict__", "__weakref__"} == {"params", "course_set", *FLAGS, *VALUES}
+    assert set(fields) - {"__dict__", "__weakref__"} == {"params", "cards", "course_set", *FLAGS, *VALUES}
 
 
 def check_game_rules(rs: Ruleset, data: dict[str, Any]) -> None:
