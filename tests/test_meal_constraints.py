@@ -303,3 +303,31 @@ def test_the_lab_plays_legal_games_under_constraints(tmp_path, capsys, monkeypat
     assert main(["score", "-", "--pack", str(PACK), "--format", "json"]) == 0
     scored = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(scored) == 12 and not any("errors" in s for s in scored)
+
+
+def test_a_player_who_serves_no_course_serves_no_critic_meal_to_refuse(constraints, tmp_path, capsys, monkeypatch):
+    # The Gourmand asks for at least three courses: a meal of two is refused, but a player
+    # who serves no course (and keeps a token) serves no critic meal, as one the record leaves
+    # out: nothing to refuse.
+    critic = game()["critic_meals"]
+    record = game(critic_meals=critic)
+    record["cards"]["critic"] = "test-gourmand"
+    record["critic_meals"]["Ana"] = {"courses": {"fish": {"value": 3}, "carrot": {"value": 2}}}
+    record["critic_meals"]["Ben"] = {"courses": {}, "soup": 1}
+    assert [(w, m, c) for w, m, c in problems(constraints, record)] == [
+        ("critic_meals.Ana", "The Gourmand: a critic meal must have at least three courses", "CK302")
+    ]
+    record["critic_meals"]["Ana"] = {"courses": {}}
+    assert problems(constraints, record) == []
+    # the planner, with two ingredients, can serve no meal of three courses: it serves none
+    # (and says so), and the record it writes scores
+    monkeypatch.chdir(tmp_path)
+    pantry = {
+        "for": "critic",
+        "cards": {"critic": "test-gourmand"},
+        "pantry": {"ingredients": [{"type": "carrot", "value": 5}, {"type": "fish", "value": 3}], "soup": 1},
+    }
+    (tmp_path / "pantry.yaml").write_text(yaml.safe_dump(pantry), "utf-8")
+    assert main(["plan", "pantry.yaml", "--pack", str(PACK), "--format", "json"]) == 0
+    planned = json.loads(capsys.readouterr().out)
+    assert (planned["optimal"], planned["courses"], planned["soup"]) == (True, {}, 1)

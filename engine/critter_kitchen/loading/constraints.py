@@ -78,7 +78,12 @@ def challenge_problems(game: Game, meal: Meal, constraints: list[tuple[Card, Con
 
 
 def critic_problems(game: Game, player: Player, constraints: list[tuple[Card, Constraint]]) -> list[str]:
-    """Why ``player``'s critic meal (served: ``player.courses``) fails these critic-meal constraints."""
+    """Why ``player``'s critic meal (served: ``player.courses``) fails these critic-meal constraints.
+
+    A player who serves no course serves no critic meal (as one the record leaves out):
+    there is nothing for a critic-meal constraint to refuse, and the tokens kept are not served."""
+    if not player.served:
+        return []
     courses = list(player.served)
     return [refused(c, k) for c, k in constraints if not holds(game, c, k, player, (courses, player))]
 
