@@ -156,6 +156,21 @@ def test_a_problem_in_an_installed_pack_that_no_file_explains_is_told_at_the_pac
     assert "file=cards/" not in out
 
 
+def test_an_annotation_never_points_into_the_installed_packs_from_any_working_folder(tmp_path, capsys, monkeypatch):
+    # Outside the repository, the base pack's files are still shown as cards/base/...: the
+    # problem the house rule causes there is told at the pack checked all the same.
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "packs" / "broken-no-bisque", tmp_path / "no-bisque")
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(capsys, "validate", "no-bisque", "--format", "github")
+    assert status == 1
+    assert out.splitlines()[0].startswith(
+        "::error file=no-bisque/pack.yaml,line=1,col=1::CK206 with this pack loaded, cards/base/rules.yaml:"
+    )
+    assert "file=cards/" not in out
+
+
 def test_a_stage_removed_by_one_pack_is_told_where_for_the_pack_whose_card_names_it(tmp_path, capsys):
     fan, house = tmp_path / "fan", tmp_path / "house"
     fan.mkdir()

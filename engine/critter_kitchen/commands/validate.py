@@ -169,9 +169,10 @@ class Checker:
     def at_checked(self, problems: list[Problem], pack: str) -> list[Problem]:
         """``problems``, each one in an installed pack's file put at ``pack``'s pack.yaml instead."""
         from ..loading.discovery import PACK_FILE, registered_packs, shipped_packs
+        from ..loading.packs import real_path
 
         def inside(path: str, folders: Iterable[str]) -> bool:
-            real = os.path.realpath(path)
+            real = real_path(path)  # a shipped pack's file is shown as cards/..., wherever it is installed
             return any(real == f or real.startswith(f + os.sep) for f in folders)
 
         named = [*self.named, *self.given]

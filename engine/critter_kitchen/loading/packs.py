@@ -96,6 +96,17 @@ def display_path(path: FsPath) -> str:
     return str(path)
 
 
+def real_path(shown: str) -> str:
+    """The file a path of :func:`display_path` names: a shipped pack's ``cards/...`` first, as
+    :func:`display_path` writes it, wherever the working folder is; else the path itself."""
+    parts = FsPath(shown).parts
+    if parts[:1] == ("cards",) and not FsPath(shown).is_absolute():
+        shipped = FsPath(shipped_cards(), *parts[1:])
+        if shipped.exists():
+            return os.path.realpath(shipped)
+    return os.path.realpath(shown)
+
+
 def vocabulary(rs: Ruleset, owned: bool) -> Vocabulary:
     """The names a card may use under this ruleset."""
     params = rs.parameters
