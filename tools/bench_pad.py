@@ -1,0 +1,515 @@
+"""The score pad's figures (issue 26): a whole 4-player game entered in Chromium at 390 px, counted.
+
+    python tools/bench_pad.py [--json] [--record examples/four-players.yaml] [--headed]
+
+Starts ``critter-kitchen serve`` on 127.0.0.1 (a free port, a database in a temporary folder),
+opens the score pad in Debian's chromium through Playwright on a phone-sized screen, and enters
+the game of the record as a person would with the page as it is: setup, challenge meals, critic
+meals, result, then the setup of a rematch. Every tap and every key typed is counted:
+
+- a tap on a button, checkbox or tab is 1 tap;
+- typing into a field is 1 tap to reach it and 1 keystroke per character ("12" is 2);
+- a native dropdown is 2 taps (open it, pick the option), and is also counted as a dropdown.
+
+The kept game's result must equal ``critter-kitchen score`` on the same record (and the record
+kept must equal it), else the figures are void and the script exits 1. Figures the page cannot
+give yet are null, with the reason in ``notes``. Progress goes to stderr; the figures to stdout,
+as a table beside the issue's goals, or as one JSON object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
+
+RECORD = ROOT / "examples" / "four-players.yaml"
+PHONE = {"width": 390, "height": 844}
+SERVER_START_S = 60.0  # how long the server may take to answer its first request
+STEP_TIMEOUT_MS = 20_000  # how long one page action may wait for the page
+# The issue's figures, in the order of its table: key, what it is, its goal (as said and as a bound).
+FIGURES: list[tuple[str, str, str, float]] = [
+    ("taps_one_phone", "taps + keystrokes, whole game, one phone", "≤ 120", 120),
+    ("taps_max_per_phone", "the most any one phone needs, four phones", "≤ 40", 40),
+    ("rematch_taps", "setup of a rematch, same players and packs", "≤ 3", 3),
+    ("meal_stars_p95_ms", "a meal's stars shown after its last input, p95", "≤ 100 ms", 100),
+    ("live_update_p95_ms", "live update reaching the other phones, p95", "≤ 250 ms", 250),
+    ("meal_page_bytes", "bytes the meal-entry page loads", "≤ 100 KB", 100 * 1024),
+]
+NEEDS_GAME_ROOM = "needs the game room (one game entered from several phones at once), which the pad does not have yet"
+
+
+class BenchError(Exception):
+    """Something that stops the figures from being measured, said in one line."""
+
+
+# --- counting -----------------------------------------------------------------------------
+
+
+@dataclass
+class Count:
+    """What one person did on one phone."""
+
+    taps: int = 0
+    keys: int = 0
+    dropdowns: int = 0
+    preset: int = 0  # dropdowns the pad had already set to the value wanted (nothing to do)
+
+    @property
+    def total(self) -> int:
+        return self.taps + self.keys
+
+    def copy(self) -> Count:
+        return Count(self.taps, self.keys, self.dropdowns, self.preset)
+
+
+@dataclass
+class Pad:
+    """A phone on the score pad; every action on the page goes through here and is counted."""
+
+    page: Any
+    url: str
+    count: Count = field(default_factory=Count)
+    # performance.now() at each meal's last input, and how long the status bar took to answer it
+    status_ms: list[float] = field(default_factory=list)
+
+    def at(self, where: str) -> Any:
+        return self.page.locator(f'[data-where="{where}"]')
+
+    def tap(self, target: Any) -> None:
+        self.locator(target).click()
+        self.count.taps += 1
+
+    def tick(self, target: Any) -> None:
+        """Tick a checkbox (a tap), unless it is ticked already."""
+        box = self.locator(target)
+        if not box.is_checked():
+            box.check()
+            self.count.taps += 1
+
+    def type_into(self, target: Any, text: str) -> None:
+        """Tap the field, clear what is in it a key at a time, and type ``text``."""
+        box = self.locator(target)
+        box.click()
+        self.count.taps += 1
+        old = box.input_value()
+        if old == text:
+            return
+        if old:
+            box.press("End")
+            for _ in old:
+                box.press("Backspace")
+            self.count.keys += len(old) + 1
+        self.page.keyboard.type(text)
+        self.count.keys += len(text)
+
+    def choose(self, target: Any, value: str) -> None:
+        """Pick ``value`` in a native dropdown: open it, pick (2 taps), unless it is picked already."""
+        box = self.locator(target)
+        if box.input_value() == value:
+            self.count.preset += 1
+            return
+        box.select_option(value)
+        self.count.taps += 2
+        self.count.dropdowns += 1
+
+    def locator(self, target: Any) -> Any:
+        return self.page.locator(target) if isinstance(target, str) else target
+
+    def mark(self) -> float:
+        """The page's clock now (the moment of an input just made)."""
+        return float(self.page.evaluate("performance.now()"))
+
+    def status_after(self, since: float) -> float:
+        """Milliseconds from ``since`` to the status bar's first settled answer after it."""
+        self.page.wait_for_function(
+            "t => (window.__statusSeen || []).some(([at, kind]) => at > t && !kind.includes('busy'))", arg=since
+        )
+        seen = self.page.evaluate("window.__statusSeen")
+        return float(min(at for at, kind, _ in seen if at > since and "busy" not in kind)) - since
+
+
+# Records, in the page's own clock, each change of the status bar (text and class).
+WATCH_STATUS = """
+window.__statusSeen = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.getElementById("status");
+  if (!el) return;
+  new MutationObserver(() => window.__statusSeen.push([performance.now(), el.className, el.textContent]))
+    .observe(el, {childList: true, characterData: true, subtree: true, attributes: true});
+});
+"""
+
+
+# --- the steps: how the pad as it is takes a game (only these change when the pad changes) --
+
+
+def setup(pad: Pad, record: dict[str, Any]) -> None:
+    """New game: packs, players (names, restaurateurs), the table's cards."""
+    page = pad.page
+    page.goto(pad.url + "new")
+    pad.at("players[0].name").wait_for()
+    for pack in record.get("packs", []):
+        pad.tick(f'#packs input[value="{pack}"]')
+    players = record["players"]
+    while page.locator("#players .player").count() < len(players):
+        pad.tap("#add-player")
+    for i, p in enumerate(players):
+        pad.type_into(pad.at(f"players[{i}].name"), p["name"])
+        if "restaurateur" in p:
+            pad.choose(pad.at(f"players[{i}].restaurateur"), p["restaurateur"])
+    cards = record["cards"]
+    for rnd, ids in cards["challenges"].items():
+        for i, cid in enumerate(ids):
+            pad.choose(pad.at(f"cards.challenges.{rnd}[{i}]"), cid)
+    if "critic" in cards:
+        pad.choose(pad.at("cards.critic"), cards["critic"])
+    for rumor in cards.get("rumors", []):
+        pad.tick(f'[data-choice="cards.rumors"][value="{rumor}"]')
+    pad.tap("#to-meals")
+
+
+def open_player(pad: Pad, name: str) -> None:
+    pad.tap(pad.page.locator("#who button", has_text=name))
+
+
+def challenge_meals(pad: Pad, record: dict[str, Any]) -> int:
+    """Each player's challenge meals (and the cards they kept), player tab by player tab; the number of meals."""
+    meals = 0
+    for index, p in enumerate(record["players"]):
+        open_player(pad, p["name"])
+        for rnd in record["cards"]["challenges"]:
+            for cid, meal in record.get("challenge_meals", {}).get(rnd, {}).get(p["name"], {}).items():
+                where = f"challenge_meals.{rnd}.{p['name']}.{cid}"
+                pad.tick(f'[data-meal="{where}"]')  # serving it opens one ingredient row
+                for i, ing in enumerate(meal["ingredients"]):
+                    if i:
+                        pad.tap(f'[data-add="{where}.ingredients"]')
+                    at = f"{where}.ingredients[{i}]"
+                    pad.choose(pad.at(f"{at}.type"), ing["type"])
+                    pad.type_into(pad.at(f"{at}.value"), str(ing["value"]))
+                    if "spice" in ing:
+                        pad.choose(pad.at(f"{at}.spice"), ing["spice"])
+                for token in ("soup", "bisque"):
+                    if token in meal:
+                        pad.type_into(pad.at(f"{where}.{token}"), str(meal[token]))
+                pad.status_ms.append(pad.status_after(pad.mark()))
+                meals += 1
+            kept = p.get("kept", {}).get(rnd)
+            if kept is not None:
+                pad.type_into(pad.at(f"players[{index}].kept.{rnd}"), str(kept))
+    return meals
+
+
+def critic_meals(pad: Pad, record: dict[str, Any]) -> int:
+    """Each player's critic meal: a value (and spice) per course, the tokens; the number of meals."""
+    meals = 0
+    for p in record["players"]:
+        critic = record.get("critic_meals", {}).get(p["name"])
+        if not critic:
+            continue
+        open_player(pad, p["name"])
+        where = f"critic_meals.{p['name']}"
+        for kind, course in critic["courses"].items():
+            pad.type_into(pad.at(f"{where}.courses.{kind}.value"), str(course["value"]))
+            if "spice" in course:
+                pad.choose(pad.at(f"{where}.courses.{kind}.spice"), course["spice"])
+        for token in ("soup", "bisque"):
+            if token in critic:
+                pad.type_into(pad.at(f"{where}.{token}"), str(critic[token]))
+        pad.status_ms.append(pad.status_after(pad.mark()))
+        meals += 1
+    return meals
+
+
+def result(pad: Pad) -> str:
+    """See the result and keep the game; the kept game's id."""
+    pad.tap("#to-save")
+    pad.page.wait_for_selector("#status.good")
+    pad.tap("#save")
+    pad.page.wait_for_url("**/games/*")
+    return str(pad.page.url.rsplit("/", 1)[1])
+
+
+def rematch(pad: Pad, record: dict[str, Any]) -> None:
+    """From the kept game's page, a new game with the same players and packs (the cards are dealt anew)."""
+    pad.tap(pad.page.locator("a.button", has_text="New game"))
+    pad.at("players[0].name").wait_for()
+    for pack in record.get("packs", []):
+        pad.tick(f'#packs input[value="{pack}"]')
+    players = record["players"]
+    while pad.page.locator("#players .player").count() < len(players):
+        pad.tap("#add-player")
+    for i, p in enumerate(players):
+        pad.type_into(pad.at(f"players[{i}].name"), p["name"])
+
+
+def rematch_is_set(pad: Pad, record: dict[str, Any]) -> bool:
+    names = [pad.at(f"players[{i}].name").input_value() for i in range(len(record["players"]))]
+    packs = pad.page.locator("#packs input:checked").evaluate_all("els => els.map(e => e.value)")
+    return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", []))
+
+
+# --- the page's weight --------------------------------------------------------------------
+
+
+def meal_page_weight(browser: Any, url: str) -> dict[str, int]:
+    """The bytes of every response the meal-entry page loads, by kind (document, script, stylesheet, image,
+    fetch); a request that would leave 127.0.0.1 is aborted and stops the figures."""
+    context = new_phone(browser)
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    left = guard(page, url)
+    responses: list[Any] = []
+    page.on("response", lambda r: responses.append(r))
+    page.goto(url + "new")
+    page.locator('[data-where="players[0].name"]').wait_for()
+    page.wait_for_load_state("networkidle")
+    weight: dict[str, int] = {}
+    for r in responses:
+        kind = r.request.resource_type
+        weight[kind] = weight.get(kind, 0) + len(r.body())
+    context.close()
+    if left:
+        raise BenchError(f"the meal-entry page asked beyond 127.0.0.1: {', '.join(sorted(set(left)))}")
+    return weight
+
+
+def guard(page: Any, url: str) -> list[str]:
+    """Abort (and list) every request of ``page`` that is not for the server at ``url``."""
+    left: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith((url, "data:")):
+            r.continue_()
+        else:
+            left.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    return left
+
+
+# --- the server, the browser, the CLI -------------------------------------------------------
+
+
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``critter-kitchen serve`` on a free port of 127.0.0.1 with a new database; its address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(folder / "games.sqlite3")]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    log = (folder / "serve.log").open("w")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + SERVER_START_S
+        while True:
+            if process.poll() is not None:
+                raise BenchError(f"critter-kitchen serve stopped: {(folder / 'serve.log').read_text().strip()}")
+            with contextlib.suppress(OSError, urllib.error.URLError):
+                with urllib.request.urlopen(url + "new", timeout=2):
+                    break
+            if time.monotonic() > deadline:
+                raise BenchError(f"critter-kitchen serve did not answer at {url} within {SERVER_START_S:.0f} s")
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+def playwright_or_error() -> Any:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise BenchError('Playwright for Python is not installed: pip install -e ".[browser]"') from None
+    if chromium_path() is None:
+        raise BenchError(
+            "chromium is not installed: apt-get install -y chromium (or set CRITTER_KITCHEN_CHROMIUM to its path)"
+        )
+    return sync_playwright
+
+
+def new_phone(browser: Any) -> Any:
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+
+
+def cli_score(path: Path) -> Any:
+    done = subprocess.run(
+        [sys.executable, "-m", "critter_kitchen", "score", str(path), "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise BenchError(f"critter-kitchen score {path} failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def fetch_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.load(answer)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def progress(message: str) -> None:
+    print(f"bench_pad: {message}", file=sys.stderr, flush=True)
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+def enter_game(pad: Pad, record: dict[str, Any]) -> tuple[str, dict[str, Count], dict[str, int]]:
+    """The game entered step by step: the kept game's id, the count after each step, the meals of each kind."""
+    after: dict[str, Count] = {}
+    setup(pad, record)
+    after["setup"] = pad.count.copy()
+    progress(f"setup: {pad.count.total}")
+    meals = {"challenge": challenge_meals(pad, record)}
+    after["challenge meals"] = pad.count.copy()
+    progress(f"challenge meals ({meals['challenge']}): {pad.count.total}")
+    meals["critic"] = critic_meals(pad, record)
+    after["critic meals"] = pad.count.copy()
+    progress(f"critic meals ({meals['critic']}): {pad.count.total}")
+    game = result(pad)
+    after["result"] = pad.count.copy()
+    progress(f"result (game {game} kept): {pad.count.total}")
+    return game, after, meals
+
+
+def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
+    """Every figure of the issue, with ``notes`` saying how each was counted or why it is null."""
+    record = yaml.safe_load(record_path.read_text(encoding="utf-8"))
+    sync_playwright = playwright_or_error()
+    expected = cli_score(record_path)
+    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp)) as url, sync_playwright() as p:
+        progress(f"serving at {url}")
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=not headed)
+        try:
+            weight = meal_page_weight(browser, url)
+            progress(f"meal-entry page: {sum(weight.values())} bytes")
+            context = new_phone(browser)
+            context.add_init_script(WATCH_STATUS)
+            page = context.new_page()
+            page.set_default_timeout(STEP_TIMEOUT_MS)
+            left = guard(page, url)
+            pad = Pad(page, url)
+            game, after, meals = enter_game(pad, record)
+            kept = fetch_json(url + f"api/games/{game}")
+            if kept["record"] != record or kept["result"] != expected:
+                raise BenchError(
+                    f"the pad's result differs from critter-kitchen score {record_path}: the figures are void"
+                )
+            rematch(pad, record)
+            if not rematch_is_set(pad, record):
+                raise BenchError("the rematch's players and packs are not those of the game: the figure is void")
+            rematch_taps = pad.count.total - after["result"].total
+            progress(f"rematch: {rematch_taps}")
+            context.close()
+        finally:
+            browser.close()
+    if left:
+        raise BenchError(f"requests left 127.0.0.1: {', '.join(sorted(set(left)))}")
+    game_count = after["result"]
+    totals = [Count(), *after.values()]
+    by_step = ", ".join(f"{name} {totals[i + 1].total - totals[i].total}" for i, name in enumerate(after))
+    return {
+        "taps_one_phone": game_count.total,
+        "taps_max_per_phone": None,
+        "rematch_taps": rematch_taps,
+        "meal_stars_p95_ms": None,
+        "live_update_p95_ms": None,
+        "meal_page_bytes": sum(weight.values()),
+        "notes": {
+            "taps_one_phone": (
+                f"{game_count.taps} taps + {game_count.keys} keystrokes; {game_count.dropdowns} native dropdowns "
+                f"operated (2 taps each), {game_count.preset} more already showing the value wanted; "
+                f"{meals['challenge']} challenge meals and {meals['critic']} critic meals of {record_path.name}; "
+                f"by step: {by_step}; the kept game's record and result equal critter-kitchen score's"
+            ),
+            "taps_max_per_phone": NEEDS_GAME_ROOM,
+            "rematch_taps": (
+                "from the kept game's page: New game, then the players added and typed again (the pad keeps none)"
+            ),
+            "meal_stars_p95_ms": (
+                "the pad shows no meal's stars, only the whole game's standings in its status bar once the record "
+                f"is legal; that status bar answered a meal's last input in p95 {p95(pad.status_ms):.0f} ms "
+                f"(max {max(pad.status_ms):.0f} ms over {len(pad.status_ms)} meals), of which 300 ms is the pad's "
+                "wait after an input before it asks the server"
+            ),
+            "live_update_p95_ms": NEEDS_GAME_ROOM,
+            "meal_page_bytes": (
+                "the new-game page (setup and meals are its steps), by kind: "
+                + ", ".join(f"{kind} {size}" for kind, size in sorted(weight.items()))
+                + "; no request left 127.0.0.1"
+            ),
+        },
+    }
+
+
+def table(figures: dict[str, Any]) -> str:
+    rows = [("figure", "measured", "goal", ""), ("------", "--------", "----", "")]
+    for key, what, goal, bound in FIGURES:
+        value = figures[key]
+        shown = "null" if value is None else str(value)
+        verdict = "" if value is None else ("met" if value <= bound else "not met")
+        rows.append((f"{key} ({what})", shown, goal, verdict))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = ["  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3] for r in rows]
+    lines.append("")
+    lines += [f"{key}: {note}" for key, note in figures["notes"].items()]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog='Needs Playwright (pip install -e ".[browser]") and chromium (apt-get install -y chromium).',
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object of the figures")
+    parser.add_argument("--record", type=Path, default=RECORD, help=f"the game to enter (default: {RECORD.name})")
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    args = parser.parse_args(argv)
+    if not args.record.is_file():
+        print(f"bench_pad: {args.record}: no such file", file=sys.stderr)
+        return 1
+    try:
+        figures = measure(args.record, args.headed)
+    except BenchError as e:
+        print(f"bench_pad: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(figures, indent=1) if args.json else table(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
