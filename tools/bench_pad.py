@@ -338,7 +338,11 @@ def serving(folder: Path) -> Iterator[str]:
         yield url
     finally:
         process.terminate()
-        process.wait(timeout=20)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
         log.close()
 
 
@@ -374,6 +378,19 @@ def fetch_json(url: str) -> Any:
         return json.load(answer)
 
 
+def first_difference(got: Any, wanted: Any, at: str = "record") -> str:
+    """The path of the first place where ``got`` and ``wanted`` differ, with both values there."""
+    if isinstance(got, dict) and isinstance(wanted, dict):
+        for key in [*wanted, *(k for k in got if k not in wanted)]:
+            if got.get(key) != wanted.get(key):
+                return first_difference(got.get(key), wanted.get(key), f"{at}.{key}")
+    if isinstance(got, list) and isinstance(wanted, list) and len(got) == len(wanted):
+        for i, (g, w) in enumerate(zip(got, wanted, strict=True)):
+            if g != w:
+                return first_difference(g, w, f"{at}[{i}]")
+    return f"{at} ({json.dumps(got)} instead of {json.dumps(wanted)})"
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
@@ -386,19 +403,37 @@ def progress(message: str) -> None:
 # --- the run --------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def step(name: str) -> Iterator[None]:
+    """A step of the game; the page not doing what the step expects is said in one line, naming the step."""
+    from playwright.sync_api import Error
+
+    try:
+        yield
+    except Error as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise BenchError(
+            f"step {name}: {first} (if the pad has changed, change this step's function in tools/bench_pad.py)"
+        ) from None
+
+
 def enter_game(pad: Pad, record: dict[str, Any]) -> tuple[str, dict[str, Count], dict[str, int]]:
     """The game entered step by step: the kept game's id, the count after each step, the meals of each kind."""
     after: dict[str, Count] = {}
-    setup(pad, record)
+    with step("setup"):
+        setup(pad, record)
     after["setup"] = pad.count.copy()
     progress(f"setup: {pad.count.total}")
-    meals = {"challenge": challenge_meals(pad, record)}
+    with step("challenge meals"):
+        meals = {"challenge": challenge_meals(pad, record)}
     after["challenge meals"] = pad.count.copy()
     progress(f"challenge meals ({meals['challenge']}): {pad.count.total}")
-    meals["critic"] = critic_meals(pad, record)
+    with step("critic meals"):
+        meals["critic"] = critic_meals(pad, record)
     after["critic meals"] = pad.count.copy()
     progress(f"critic meals ({meals['critic']}): {pad.count.total}")
-    game = result(pad)
+    with step("result"):
+        game = result(pad)
     after["result"] = pad.count.copy()
     progress(f"result (game {game} kept): {pad.count.total}")
     return game, after, meals
@@ -406,9 +441,9 @@ def enter_game(pad: Pad, record: dict[str, Any]) -> tuple[str, dict[str, Count],
 
 def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
     """Every figure of the issue, with ``notes`` saying how each was counted or why it is null."""
-    record = yaml.safe_load(record_path.read_text(encoding="utf-8"))
     sync_playwright = playwright_or_error()
-    expected = cli_score(record_path)
+    expected = cli_score(record_path)  # a record the CLI refuses stops here, in the CLI's words
+    record = yaml.safe_load(record_path.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp)) as url, sync_playwright() as p:
         progress(f"serving at {url}")
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=not headed)
@@ -423,11 +458,16 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             pad = Pad(page, url)
             game, after, meals = enter_game(pad, record)
             kept = fetch_json(url + f"api/games/{game}")
-            if kept["record"] != record or kept["result"] != expected:
+            if kept["record"] != record:
+                at = first_difference(kept["record"], record)
+                raise BenchError(f"the record the pad kept differs from {record_path} at {at}: the figures are void")
+            if kept["result"] != expected:
+                at = first_difference(kept["result"], expected, "result")
                 raise BenchError(
-                    f"the pad's result differs from critter-kitchen score {record_path}: the figures are void"
+                    f"the pad's result differs from critter-kitchen score {record_path} at {at}: the figures are void"
                 )
-            rematch(pad, record)
+            with step("rematch"):
+                rematch(pad, record)
             if not rematch_is_set(pad, record):
                 raise BenchError("the rematch's players and packs are not those of the game: the figure is void")
             rematch_taps = pad.count.total - after["result"].total
