@@ -270,8 +270,9 @@ def test_the_preview_is_the_kept_games_result_stage_for_stage_and_card_for_card(
         "stages": page.locator("#preview table.stages tbody th").all_inner_texts(),
         "cells": page.locator("#preview table.stages td").all_inner_texts(),
         "cards": page.locator("#preview .awards .card").all_inner_texts(),
+        "ranking": page.locator("#preview .ranking li").all_inner_texts(),
     }
-    assert "Base rules" in " ".join(shown["cards"]) or all("base-rules" not in c for c in shown["cards"])
+    assert all("base-rules" not in c for c in shown["cards"])  # the rules card by its name
     visit.shot("pad-preview")
     page.click("#save")
     page.wait_for_url("**/games/*")
@@ -279,6 +280,7 @@ def test_the_preview_is_the_kept_games_result_stage_for_stage_and_card_for_card(
         "stages": page.locator("table.stages tbody th").all_inner_texts(),
         "cells": page.locator("table.stages td").all_inner_texts(),
         "cards": page.locator("#awards .card").all_inner_texts(),
+        "ranking": page.locator("#ranking li").all_inner_texts(),
     }
     assert shown == kept
     assert all("base-rules" not in c for c in kept["cards"])

@@ -85,7 +85,7 @@ async def result_page(request: Request, game_id: str) -> Response:
     if game is None:
         return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
     stages, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
-    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages), names=names)
+    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages, names))
 
 
 @router.get("/games/{game_id}/record.{fmt}", include_in_schema=False)
@@ -172,14 +172,8 @@ def check_answer(rulesets: Any, raw: bytes) -> Response:
         limits = spice_limits(rulesets, record)
         return JSONResponse({"problems": problems_json(e.problems), "result": None, "spices": limits})
     names = {cid: card.name for cid, card in rules.cards.items()}
-    view = standings_html(result, stage_table(record, result, list(scored.game.stages_run)), names)
-    return JSONResponse({"problems": [], "result": result, "spices": spice_limits(rulesets, record), "view": view})
-
-
-def standings_html(result: Any, table: dict[str, Any], names: dict[str, str]) -> str:
-    """The stars by stage, ranking and awards of a scored game, as the kept game's page shows
-    them (the same template, escaped by Jinja's autoescape): the preview of a game typed."""
-    return templates.get_template("_standings.html").render(result=result, table=table, names=names)
+    table = stage_table(record, result, list(scored.game.stages_run), names)  # as the kept game's page
+    return JSONResponse({"problems": [], "result": result, "spices": spice_limits(rulesets, record), "table": table})
 
 
 def spice_limits(rulesets: Any, record: Any) -> dict[str, Any]:
@@ -460,8 +454,17 @@ def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
         return [], names
 
 
-def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
-    """Stars per stage per player from the result's awards, players in the record's order."""
+def ranking_line(s: Any) -> str:
+    """ "Ana: 3 stars, critic quality 12": one player's line of the ranking."""
+    return f"{s['name']}: {s['stars']} star{'' if s['stars'] == 1 else 's'}, critic quality {s['critic_quality']}"
+
+
+def stage_table(record: Any, result: Any, stages: list[str], cards: dict[str, str]) -> dict[str, Any]:
+    """What a scored game's page shows of it, every word decided here: stars per stage per
+    player from the result's awards (every stage that ran, ``stages``, a row), players in the
+    record's order; the ranking's lines; each award with its card by name (``cards``: card
+    id -> name). The kept game's page (``_standings.html``) and the new-game page's preview
+    (``preview`` in new.js, from the check's answer) lay out this same view."""
     names = [p.get("name", "") for p in record.get("players", []) if isinstance(p, dict)]
     awards = result.get("awards", [])
     rows = list(dict.fromkeys([*stages, *(a["stage"] for a in awards)]))
@@ -475,4 +478,15 @@ def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
         "rows": [(stage, [cells[stage][n] for n in names]) for stage in rows],
         "totals": [standing.get(n, {}).get("stars", "") for n in names],
         "quality": [standing.get(n, {}).get("critic_quality", "") for n in names],
+        "ranking": [[s["rank"], ranking_line(s)] for s in result.get("standings", [])],
+        "awards": [
+            {
+                "player": a["player"],
+                "stars": a["stars"],
+                "reason": a["reason"],
+                "card": f"{cards.get(a['card'], a['card'])} · {a['stage']}",
+            }
+            for a in awards
+        ],
+        "notes": [f"Unverified: {note}" for note in result.get("notes", [])],
     }

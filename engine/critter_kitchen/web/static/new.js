@@ -693,21 +693,33 @@
 
   // --- step 3: the result ------------------------------------------------------------
 
-  // The result as the kept game's page will show it: the server renders it with that page's
-  // template (last.view, escaped there by Jinja's autoescape), so the two never differ.
+  // The result as the kept game's page will show it: every word and number comes from the
+  // server's view of the scored game (last.table, pages.stage_table), which that page's
+  // template lays out the same way: every stage that ran, each card by its name.
   function preview() {
     const box = $("#preview");
     box.textContent = "";
-    const result = last.result;
-    if (!result) {
+    const result = last.result, t = last.table;
+    if (!result || !t) {
       const n = last.problems.length;
       box.append(h("p", {class: "hint"}, "Nothing is scored until the record is legal: " +
         (n === 1 ? "1 problem to fix" : n + " problems to fix") + ", each shown at its field."),
       n ? h("button", {type: "button", class: "small", onclick: nextProblem}, "Go to the next problem") : null);
       return;
     }
-    box.append(h("p", {class: "winner"}, winnersLine(result) + " · " + result.decided_by));
-    box.insertAdjacentHTML("beforeend", last.view || "");
+    box.append(h("p", {class: "winner"}, winnersLine(result) + " · " + result.decided_by),
+      h("div", {class: "scroll"}, h("table", {class: "stages"},
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "stage"), t.names.map((n) => h("th", {scope: "col"}, n)))),
+        h("tbody", {}, t.rows.map(([stage, cells]) => h("tr", {}, h("th", {scope: "row"}, stage), cells.map((c) => h("td", {}, c))))),
+        h("tfoot", {}, h("tr", {class: "total"}, h("th", {scope: "row"}, "total"), t.totals.map((c) => h("td", {}, c))),
+          h("tr", {}, h("th", {scope: "row"}, "critic quality"), t.quality.map((c) => h("td", {}, c)))))),
+      h("h2", {}, "Ranking"),
+      h("ol", {class: "ranking"}, t.ranking.map(([rank, line]) => h("li", {value: rank}, line))),
+      h("h2", {}, "Awards"),
+      h("ul", {class: "awards"}, t.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
+        h("span", {class: "stars"}, "+" + a.stars + "★"), " ", h("span", {class: "reason"}, a.reason), " ",
+        h("span", {class: "card"}, a.card)))),
+      t.notes.map((note) => h("p", {class: "note"}, note)));
   }
 
   async function save() {
