@@ -273,6 +273,7 @@ def test_the_preview_is_the_kept_games_result_stage_for_stage_and_card_for_card(
         "ranking": page.locator("#preview .ranking li").all_inner_texts(),
     }
     assert all("base-rules" not in c for c in shown["cards"])  # the rules card by its name
+    assert "[object" not in page.inner_text("#preview")  # nothing laid out as a script's object
     visit.shot("pad-preview")
     page.click("#save")
     page.wait_for_url("**/games/*")

@@ -372,8 +372,8 @@
   }
   function requirements(c, held) {
     if (!c || !held || !c.held) return null;
-    return h("p", {class: "requires"}, c.requires.map((t, k) => k === c.held.covered
-      ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)));
+    return h("p", {class: "requires"}, "Requires ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
+      ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat());
   }
   const heldCard = (r, id) => { const ids = roundCards(r); return ids.length > 0 && ids[ids.length - 1] === id; };
 
@@ -409,6 +409,13 @@
     undone = JSON.stringify({S, step, shown});
     $("#undo-what").textContent = what;
     $("#undo").hidden = false;
+    // the next thing typed or picked ends it: undoing then would take that away too
+    const end = (e) => {
+      if (e.target.closest && e.target.closest("#undo")) return;
+      undone = null; $("#undo").hidden = true;
+      document.removeEventListener("input", end, true); document.removeEventListener("change", end, true);
+    };
+    setTimeout(() => { document.addEventListener("input", end, true); document.addEventListener("change", end, true); }, 0);
   }
   async function undo() {
     if (!undone) return;
@@ -719,7 +726,7 @@
       h("ul", {class: "awards"}, t.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
         h("span", {class: "stars"}, "+" + a.stars + "★"), " ", h("span", {class: "reason"}, a.reason), " ",
         h("span", {class: "card"}, a.card)))),
-      t.notes.map((note) => h("p", {class: "note"}, note)));
+      ...t.notes.map((note) => h("p", {class: "note"}, note)));
   }
 
   async function save() {
