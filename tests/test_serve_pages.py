@@ -211,8 +211,11 @@ def test_ui_cards_gives_the_rules_the_page_needs(client):
     cards = {c["id"]: c for c in data["cards"]}
     assert "base-rules" not in cards  # the rules card is no choice
     assert cards["harbor-stew"]["requires"] == ["fish", "carrot", "bread"]
+    # the Hold token is said on the card as the last of its round only, with what it covers
+    assert cards["harbor-stew"]["text"] == "Requires: fish, carrot, bread (left to right)"
     hold = "Requires: fish, carrot, bread (left to right; the Hold token covers the last)"
-    assert cards["harbor-stew"]["text"] == hold
+    assert cards["harbor-stew"]["held"]["text"] == hold
+    assert cards["harbor-stew"]["held"]["covered"] == 2
     assert cards["fish-fanatic"]["text"].startswith("The critic adores fish.")
     assert "Multiply p's fish course quality by 2." in cards["fish-fanatic"]["detail"]
     assert "cards/base" not in json.dumps(data)  # no file of the server is named

@@ -75,12 +75,12 @@ def _card_lines(card: Card, ruleset: Ruleset) -> list[str]:
     return [*lines, "", "In English, from its data:", *english_lines(card, ruleset)]
 
 
-def english_lines(card: Card, ruleset: Ruleset) -> list[str]:
+def english_lines(card: Card, ruleset: Ruleset, held: bool | None = None) -> list[str]:
     """What a card's data does, in English: its requirements, parameters, rules, effects and
-    stages, each part after a blank line."""
+    stages, each part after a blank line (``held``: see :func:`requirement_note`)."""
     lines: list[str] = []
     if card.requires:
-        lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset)})"]
+        lines += ["", f"Requires: {', '.join(card.requires)} ({requirement_note(card, ruleset, held)})"]
     if card.parameters:
         lines += ["", SCOPE_TEXT[ruleset.card_level(card.kind)]]
         for name, value in card.parameters.items():
@@ -189,11 +189,13 @@ def constraint_scope(card: Card, constraint: Constraint, ruleset: Ruleset) -> st
     return f"While in play, every {meal}"
 
 
-def requirement_note(card: Card, ruleset: Ruleset) -> str:
+def requirement_note(card: Card, ruleset: Ruleset, held: bool | None = None) -> str:
     """How a Challenge card's requirements are read, as the parameters in play for it say.
 
     The card's own parameters win over the ruleset's (packs' rules cards included), so a
-    pack or card that turns the Hold token off gets no Hold sentence.
+    pack or card that turns the Hold token off gets no Hold sentence. ``held``: whether the
+    Hold token is on the card (the last card of its round), None when that is not known (the
+    card read alone): the Hold sentence is said when it may apply, never when it is False.
     """
     params = {**ruleset.base_params(), **card.parameters}
     note = "left to right"
@@ -204,7 +206,7 @@ def requirement_note(card: Card, ruleset: Ruleset) -> str:
         note += f"; '{WILD_SLOT}' is filled by an ingredient of any type"
     if card.different_types:
         note += "; each requirement is filled by a different type"
-    if params.get("hold_covers_last"):
+    if params.get("hold_covers_last") and held is not False:
         note += "; the Hold token covers the last"
     return note
 

@@ -20,6 +20,7 @@ What "without the card" means, per kind (decisions, said in the report's notes):
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 from ..errors import InputError
 from ..loading.records import read_record
@@ -54,6 +55,24 @@ def rescored_without(ruleset: Ruleset, record: dict[str, Any], game: Game, card_
             return score_without_meals(game, [card_id], "<simulated>")
         return rescore(game, [card_id], "<simulated>")
     return score_without(ruleset, record, card_id)
+
+
+def credited(ruleset: Ruleset, result: Result, again: Result, card_id: str) -> tuple[int, int]:
+    """The awards and stars a game (``result``) credits to card ``card_id``, ``again`` being the
+    game scored without it (:func:`rescored_without`): for a challenge card, what its meals
+    earned (its awards are given by the rules card, naming the meal): the awards the game gives
+    that the game without its meals does not, and the game's stars less those without them;
+    for any other card, its own awards and their stars."""
+    if ruleset.card_kinds[ruleset.cards[card_id].kind] == "cards.challenges":
+        gone = Counter(award_key(a) for a in result.awards) - Counter(award_key(a) for a in again.awards)
+        stars = sum(p.stars for p in result.game.players) - sum(p.stars for p in again.game.players)
+        return sum(gone.values()), stars
+    own = [a for a in result.awards if a.card == card_id]
+    return len(own), sum(a.stars for a in own)
+
+
+def award_key(award: Any) -> tuple[str, str, int, str, str, int | None]:
+    return (award.player, award.stage, award.stars, award.card, award.reason, award.value)
 
 
 def score_without(ruleset: Ruleset, record: dict[str, Any], card_id: str) -> Result:

@@ -150,7 +150,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
     """Score the game, then again without each card in play, and count what each card did."""
     from ..loading.records import read_record
     from ..stages.runner import score_game
-    from .paired import rescored_without
+    from .paired import credited, rescored_without
 
     result = score_game(read_record(rs, record, "<simulated>"))
     summary.add_game(result, [s.name for s in rs.stages])
@@ -164,10 +164,7 @@ def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
         seen.add(card.id)
         again = rescored_without(rs, record, game, card.id)
         change = total - sum(p.stars for p in again.game.players)
-        if rs.card_kinds[card.kind] == "cards.challenges":
-            stars = change  # what its meals earned
-        else:
-            stars = sum(a.stars for a in result.awards if a.card == card.id)
+        stars = credited(rs, result, again, card.id)[1]  # a challenge card: what its meals earned
         owners = [(p.index, shares.get(p.index, 0)) for p in game.players if card in p.owned]
         summary.add_card(card.id, stars, change, win_moved(shares, win_shares(again)), owners)
 

@@ -24,7 +24,7 @@ from . import openapi
 from .access import Guard, error_body
 from .limits import ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
 from .scoring import Rulesets, Scored, messages, score_body
-from .stats import card_stats, player_stats, winners_of
+from .stats import card_stats, challenge_credit, player_stats, winners_of
 from .store import MAX_ID, Store
 from .work import Busy, EnginePool, engine
 
@@ -222,7 +222,9 @@ def _add_statistics(app: FastAPI) -> None:
     @app.get("/api/cards/stats", tags=["statistics"], **openapi.CARDS)
     def cards(request: Request) -> dict[str, Any]:
         """Per card, over the kept games: games in play, awards, stars, and how often its holder won."""
-        return {"cards": card_stats(request.app.state.store.every_game())}
+        rulesets = request.app.state.rulesets
+        games = request.app.state.store.every_game()
+        return {"cards": card_stats(games, lambda record: challenge_credit(rulesets, record))}
 
 
 def summary(game_id: int, created: str, result: Any) -> dict[str, Any]:

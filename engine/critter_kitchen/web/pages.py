@@ -85,7 +85,7 @@ async def result_page(request: Request, game_id: str) -> Response:
     if game is None:
         return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
     stages, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
-    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages), names=names)
+    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages, names))
 
 
 @router.get("/games/{game_id}/record.{fmt}", include_in_schema=False)
@@ -166,10 +166,64 @@ def check_answer(rulesets: Any, raw: bytes) -> Response:
 
         rules = rulesets.for_record(record, "record")
         with effects_as_problems("record"):
-            result = result_json(score_record(record, rules))
+            scored = score_record(record, rules)
+            result = result_json(scored)
     except InputError as e:
-        return JSONResponse({"problems": problems_json(e.problems), "result": None})
-    return JSONResponse({"problems": [], "result": result})
+        limits = spice_limits(rulesets, record)
+        return JSONResponse({"problems": problems_json(e.problems), "result": None, "spices": limits})
+    names = {cid: card.name for cid, card in rules.cards.items()}
+    table = stage_table(record, result, list(scored.game.stages_run), names)  # as the kept game's page
+    return JSONResponse({"problems": [], "result": result, "spices": spice_limits(rulesets, record), "table": table})
+
+
+def spice_limits(rulesets: Any, record: Any) -> dict[str, Any]:
+    """How many spices each player's critic courses (``courses``: name -> count) and the
+    ingredients of their meals for each challenge card of the draft (``ingredients``: name ->
+    card id -> count) may take, from the rule parameters in force for them: the table's, the
+    player's held cards', the card's own. Read from what the draft names that the packs know;
+    an unknown card or pack changes nothing (its problem is told at its field)."""
+    from ..model.meals import card_parameters, held_parameters, table_parameters
+
+    try:
+        rules = rulesets.for_record(record, "record")
+    except InputError:
+        rules = rulesets(())
+    data: dict[str, Any] = record if isinstance(record, dict) else {}
+    cards = data.get("cards")
+    named: dict[str, Any] = cards if isinstance(cards, dict) else {}
+    table: list[Any] = []
+    challenges: list[Any] = []
+    for kind, slot in rules.card_kinds.items():
+        place, _, field = slot.partition(".")
+        if place != "cards" or kind == rules.rules_kind:
+            continue
+        ids = known_ids(named.get(field), rules, kind)
+        (challenges if field == "challenges" else table).extend(ids)
+    params = table_parameters(rules, table)
+    courses: dict[str, int] = {}
+    ingredients: dict[str, dict[str, int]] = {}
+    for entry in data.get("players") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        held = [
+            card
+            for kind, slot in rules.card_kinds.items()
+            if slot.startswith("players.")
+            for card in known_ids(entry.get(slot.partition(".")[2]), rules, kind)
+        ]
+        own = held_parameters(params, held)
+        courses[entry["name"]] = own["spices_per_course"]
+        ingredients[entry["name"]] = {c.id: card_parameters(own, c)["spices_per_ingredient"] for c in challenges}
+    return {"courses": courses, "ingredients": ingredients}
+
+
+def known_ids(value: Any, rules: Any, kind: str) -> list[Any]:
+    """The cards of ``kind`` a record's field names (one id, a list of them, or lists by round)."""
+    if isinstance(value, dict):
+        return [card for part in value.values() for card in known_ids(part, rules, kind)]
+    ids = value if isinstance(value, list) else [value]
+    cards = [rules.cards.get(cid) if isinstance(cid, str) else None for cid in ids]
+    return [card for card in cards if card is not None and card.kind == kind]
 
 
 @router.post("/ui/plan", include_in_schema=False)
@@ -284,6 +338,10 @@ def rules_json(rules: Any) -> dict[str, Any]:
         "tokens": list(params["token_values"]),
         "tokens_fill_courses": bool(params["tokens_fill_courses"]),
         "wild_spice": params["wild_spice"],
+        # the spices an ingredient or a course takes before any card changes it (the check
+        # answers with those in force for each player and card: see spice_limits)
+        "spices_per_ingredient": params["spices_per_ingredient"],
+        "spices_per_course": params["spices_per_course"],
         "counters": list(rules.counters),
         "slots": slots,
         "cards": [card_entry(c, rules) for c in rules.cards.values() if c.kind != rules.rules_kind],
@@ -292,18 +350,30 @@ def rules_json(rules: Any) -> dict[str, Any]:
 
 def card_entry(card: Any, rules: Any) -> dict[str, Any]:
     """A card for a picker: its name, its printed text (or requirements) and its effects in words."""
+    from ..model.meals import MealRules, card_parameters
+
+    entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack}
+    entry.update(card_words(card, rules, False))
+    if card.requires:
+        entry["requires"] = list(card.requires)
+        # the card as the last of its round, with the Hold token on it: what it says then, and
+        # which requirement the token covers (the index of the first one a meal need not fill)
+        own = MealRules(card_parameters(rules.base_params(), card))
+        if own.covers_last(card, True):
+            entry["held"] = {**card_words(card, rules, True), "covered": len(own.listed_slots(card, True))}
+    return entry
+
+
+def card_words(card: Any, rules: Any, held: bool) -> dict[str, str]:
+    """A card's printed text (or its first line of English) and its whole English, as the
+    ``cards`` command writes them; ``held``: whether the Hold token is on it."""
     from ..errors import escaped
     from ..report.cards import english_lines
 
     printed = " ".join(str(card.data.get("text", "")).split())
-    lines = [printed, *english_lines(card, rules)]  # each part of the English after a blank line
+    lines = [printed, *english_lines(card, rules, held)]  # each part of the English after a blank line
     detail = "\n".join(escaped(line) for line in lines).strip("\n")
-    entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack}
-    entry["text"] = printed or detail.split("\n")[0]
-    entry["detail"] = detail
-    if card.requires:
-        entry["requires"] = list(card.requires)
-    return entry
+    return {"text": printed or detail.split("\n")[0], "detail": detail}
 
 
 def plan_json(pantry: Any, rules: Any) -> dict[str, Any]:
@@ -384,8 +454,17 @@ def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
         return [], names
 
 
-def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
-    """Stars per stage per player from the result's awards, players in the record's order."""
+def ranking_line(s: Any) -> str:
+    """ "Ana: 3 stars, critic quality 12": one player's line of the ranking."""
+    return f"{s['name']}: {s['stars']} star{'' if s['stars'] == 1 else 's'}, critic quality {s['critic_quality']}"
+
+
+def stage_table(record: Any, result: Any, stages: list[str], cards: dict[str, str]) -> dict[str, Any]:
+    """What a scored game's page shows of it, every word decided here: stars per stage per
+    player from the result's awards (every stage that ran, ``stages``, a row), players in the
+    record's order; the ranking's lines; each award with its card by name (``cards``: card
+    id -> name). The kept game's page (``_standings.html``) and the new-game page's preview
+    (``preview`` in new.js, from the check's answer) lay out this same view."""
     names = [p.get("name", "") for p in record.get("players", []) if isinstance(p, dict)]
     awards = result.get("awards", [])
     rows = list(dict.fromkeys([*stages, *(a["stage"] for a in awards)]))
@@ -399,4 +478,15 @@ def stage_table(record: Any, result: Any, stages: list[str]) -> dict[str, Any]:
         "rows": [(stage, [cells[stage][n] for n in names]) for stage in rows],
         "totals": [standing.get(n, {}).get("stars", "") for n in names],
         "quality": [standing.get(n, {}).get("critic_quality", "") for n in names],
+        "ranking": [[s["rank"], ranking_line(s)] for s in result.get("standings", [])],
+        "awards": [
+            {
+                "player": a["player"],
+                "stars": a["stars"],
+                "reason": a["reason"],
+                "card": f"{cards.get(a['card'], a['card'])} · {a['stage']}",
+            }
+            for a in awards
+        ],
+        "notes": [f"Unverified: {note}" for note in result.get("notes", [])],
     }

@@ -1,8 +1,10 @@
 """Statistics over the kept games, read from their stored results only.
 
-Nothing here scores: every figure comes from what the engine answered when the game was
-saved (its standings and awards) and from which cards the record put in play. The pages
-and the JSON API both show these, so they cannot disagree.
+Every figure comes from what the engine answered when the game was saved (its standings
+and awards) and from which cards the record put in play, but one: what a challenge card's
+meals earned (the rules card gives those awards), which the balance lab's rule credits to
+the card (``simulate.paired.credited``: the game scored again without its meals). The
+pages and the JSON API both show these, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from fractions import Fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     from .store import StoredGame
@@ -89,12 +91,16 @@ def _rival(counts: Counter[str], shared: Counter[str], key: str) -> dict[str, An
     return out
 
 
-def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
+def card_stats(
+    games: Iterable[StoredGame], credit: Callable[[Any], dict[str, tuple[int, int]]] | None = None
+) -> list[dict[str, Any]]:
     """Per card, over ``games``: in how many it was in play, the awards and stars it gave, its
     stars per game in play, and (for cards a player holds) how often its holder won.
 
     A card is in play when the record names it (challenges, critic, rumors, a player's
-    restaurateur) or when one of its awards was given (a pack's rules card).
+    restaurateur) or when one of its awards was given (a pack's rules card). ``credit`` gives,
+    for a game's record, card id -> (awards, stars) of the cards whose meals earned awards
+    the rules card gave (see :func:`challenge_credit`).
     """
     in_play: Counter[str] = Counter()
     awards: Counter[str] = Counter()
@@ -107,6 +113,9 @@ def card_stats(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
             awards[award["card"]] += 1
             stars[award["card"]] += award["stars"]
             named.add(award["card"])
+        for card, (given, earned) in (credit(game.record) if credit is not None else {}).items():
+            awards[card] += given
+            stars[card] += earned
         in_play.update(named)
         winners = winners_of(game.result)
         for player, card in held_cards(game.record):
@@ -150,3 +159,23 @@ def per_stage_totals(result: Any) -> dict[str, dict[str, int]]:
         row = table[award["player"]]
         row[award["stage"]] = row.get(award["stage"], 0) + award["stars"]
     return dict(table)
+
+
+def challenge_credit(rulesets: Any, record: Any) -> dict[str, tuple[int, int]]:
+    """Card id -> (awards, stars) that a kept game's challenge cards' meals earned, as the
+    balance lab credits them (``simulate.paired.credited``); none when the game cannot be
+    scored again here (a pack it needs is gone, a card fails)."""
+    from ..errors import EvaluationError, InputError
+    from ..loading.records import read_record
+    from ..simulate.paired import credited, rescored_without
+    from ..stages.runner import score_game
+    from .pages import record_pack_ids
+
+    try:
+        rules = rulesets(tuple(record_pack_ids(record)))
+        result = score_game(read_record(rules, record, "record"))
+        challenges = {card.id for meals in result.game.challenges.values() for card in meals}
+        game = result.game
+        return {cid: credited(rules, result, rescored_without(rules, record, game, cid), cid) for cid in challenges}
+    except (InputError, EvaluationError):
+        return {}

@@ -41,8 +41,16 @@
   }
   function ingredient(i) {
     const out = {type: i.type, value: number(i.value)};
-    if (i.spice) out.spice = i.spice;
+    const spice = spiceRecord(i.spice);
+    if (spice !== undefined) out.spice = spice;
     return out;
+  }
+  // The spices of an ingredient or course as the form keeps them (one per box, "" when a box
+  // is empty) and as a record writes them: one spice as its name, more as a list.
+  const spiceList = (spice) => Array.isArray(spice) ? [...spice] : spice ? [spice] : [];
+  function spiceRecord(spice) {
+    const list = spiceList(spice).filter((sp) => sp !== "");
+    return list.length === 0 ? undefined : list.length === 1 ? list[0] : list;
   }
 
   function record() {
@@ -97,7 +105,8 @@
         if (course.token) courses[kind] = {token: course.token};
         else if (String(course.value ?? "").trim() !== "") {
           courses[kind] = {value: number(course.value)};
-          if (course.spice) courses[kind].spice = course.spice;
+          const spice = spiceRecord(course.spice);
+          if (spice !== undefined) courses[kind].spice = spice;
         }
       }
       const meal = tokens(c.tokens, {courses});
@@ -158,7 +167,7 @@
         if (key === undefined) continue;
         s.meals[r][key] = {};
         for (const [id, m] of Object.entries(served || {})) {
-          const ings = (m.ingredients || []).map((i) => ({type: i.type, value: String(i.value ?? ""), spice: i.spice || ""}));
+          const ings = (m.ingredients || []).map((i) => ({type: i.type, value: String(i.value ?? ""), spice: i.spice ?? ""}));
           const t = {};
           for (const [k, v] of Object.entries(m)) if (k !== "ingredients") t[k] = String(v);
           s.meals[r][key][id] = {served: true, ingredients: ings, tokens: t};
@@ -170,7 +179,7 @@
       if (key === undefined) continue;
       const courses = {};
       for (const [kind, c] of Object.entries(meal.courses || {})) {
-        courses[kind] = c && c.token ? {token: c.token} : {value: String((c && c.value) ?? ""), spice: (c && c.spice) || ""};
+        courses[kind] = c && c.token ? {token: c.token} : {value: String((c && c.value) ?? ""), spice: (c && c.spice) ?? ""};
       }
       const t = {};
       for (const [k, v] of Object.entries(meal)) if (k !== "courses" && k !== "left") t[k] = String(v);
@@ -187,7 +196,9 @@
     status("Checking…", "busy");
     const answer = await call("POST", "/ui/check", record());
     if (mine !== asked) return;
+    const allowed = JSON.stringify(last.spices || null);
     last = answer.data && Array.isArray(answer.data.problems) ? answer.data : {problems: [{where: "", message: "the check failed (" + answer.status + ")"}], result: null};
+    if (JSON.stringify(last.spices || null) !== allowed) keepFocus(renderMeals);
     showProblems();
     preview();
   }, 300);
@@ -220,10 +231,46 @@
       const n = perPlayer[tab.dataset.key] || 0;
       tab.querySelector(".count").textContent = n ? String(n) : "";
     }
+    const perStep = {};
+    for (const p of last.problems) {
+      const slot = slotFor(p.where), at = slot && slot.closest(".step");
+      if (at) perStep[at.dataset.step] = (perStep[at.dataset.step] || 0) + 1;
+    }
+    for (const b of document.querySelectorAll("#steps button")) {
+      const k = perStep[b.dataset.step] || 0;
+      b.querySelector(".count").textContent = k ? String(k) : "";
+      b.setAttribute("aria-label", b.dataset.name + (k ? ", " + (k === 1 ? "1 problem" : k + " problems") : ""));
+    }
     const n = last.problems.length;
+    $("#next-problem").hidden = !n;
     if (n) status(n === 1 ? "1 problem to fix" : n + " problems to fix", "bad");
     else status(summary(last.result), "good");
     $("#save").disabled = !!n || !last.result;
+  }
+
+  // "Next problem": each problem in turn, on its step and its player's tab, its field in view
+  // and focused (a closed part of the form that holds it opened).
+  let nextAt = 0;
+  function nextProblem() {
+    const list = last.problems;
+    if (!list.length) return;
+    const p = list[nextAt % list.length];
+    nextAt = (nextAt + 1) % list.length;
+    let slot = slotFor(p.where);
+    if (!slot) { $("#other-problems").scrollIntoView({block: "center"}); return; }
+    const at = slot.closest(".step");
+    if (at && at.dataset.step !== step) go(at.dataset.step);
+    slot = slotFor(p.where);
+    const owner = slot && slot.closest("[data-player]");
+    if (owner && Number(owner.dataset.player) !== shown) { shown = Number(owner.dataset.player); renderMeals(); showProblems(); slot = slotFor(p.where); }
+    if (!slot) return;
+    for (let d = slot.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+    const box = slot.closest(".field, .meal, .course, .ingredient, .player, fieldset, section");
+    const exact = document.querySelector('[data-where="' + CSS.escape(p.where) + '"]');
+    let target = exact && !exact.closest("[hidden]") ? exact : box && [...box.querySelectorAll("input, select")].find((e) => !e.closest("[hidden]"));
+    if (!target) { target = slot; slot.tabIndex = -1; }
+    target.focus({preventScroll: true});
+    target.scrollIntoView({block: "center"});
   }
 
   function slotFor(where) {
@@ -259,6 +306,20 @@
 
   // --- small pieces of form ----------------------------------------------------------
 
+  // The form is drawn again after most changes: the field that had the keyboard focus gets it
+  // back (found by its record path, or a button by what it adds), or ``to``, a field's
+  // record path (the new row's first field), when given; the page does not scroll.
+  const FOCUS_KEYS = ["data-where", "data-meal", "data-add", "data-choice"];
+  function keepFocus(draw, to) {
+    const was = document.activeElement;
+    const key = was && FOCUS_KEYS.find((k) => was.hasAttribute && was.hasAttribute(k));
+    const sel = to !== undefined ? '[data-where="' + CSS.escape(to) + '"]'
+      : key ? "[" + key + '="' + CSS.escape(was.getAttribute(key)) + '"]' + (was.value && key === "data-choice" ? '[value="' + CSS.escape(was.value) + '"]' : "") : null;
+    draw();
+    const again = sel && document.querySelector(sel);
+    if (again && again !== was) again.focus({preventScroll: to === undefined});
+  }
+
   const err = (where) => h("p", {class: "err", "data-for": where, hidden: true});
 
   function input(value, onchange, attrs) {
@@ -268,24 +329,58 @@
     return input(value, onchange, {inputmode: "numeric", pattern: "[0-9]*", class: "num", autocomplete: "off", ...attrs});
   }
   function select(options, value, onchange, attrs) {
+    const known = options.some(([v]) => v === (value ?? ""));
     const el = h("select", {...attrs, onchange: (e) => { onchange(e.target.value); changed(); }},
-      options.map(([v, text]) => h("option", {value: v}, text)));
+      options.map(([v, text]) => h("option", {value: v}, text)),
+      known ? null : h("option", {value: String(value)}, String(value)));  // never a blank that drops it
     el.value = value ?? "";
     return el;
+  }
+  // One box per spice the parameters in force allow (``limit``), and one more per spice the
+  // data holds beyond it (the engine then says at its field that it is one too many).
+  function spiceBoxes(holder, limit, where, label) {
+    const list = spiceList(holder.spice);
+    const n = Math.max(limit, list.length);
+    const boxes = [];
+    for (let k = 0; k < n; k++) {
+      boxes.push(select(spiceOptions("no spice"), list[k] ?? "", (v) => {
+        const now = spiceList(holder.spice);
+        while (now.length < n) now.push("");
+        now[k] = v;
+        holder.spice = now;
+      }, {"aria-label": label + (n > 1 ? " " + (k + 1) : ""), "data-where": k ? path(where, k) : where}));
+    }
+    return boxes;
+  }
+  // How many spices a course (``courses``) or an ingredient of a meal for card ``id`` may take,
+  // for this player: the engine's answer to the latest check, the rules' own until then.
+  function spicesAllowed(p, id) {
+    const known = last.spices || {};
+    if (id === undefined) return ((known.courses || {})[p.name]) ?? R.spices_per_course;
+    return (((known.ingredients || {})[p.name] || {})[id]) ?? R.spices_per_ingredient;
   }
   const spiceOptions = (none) => [["", none], ...R.ingredients.map((t) => [t, t + " spice"]), [R.wild_spice, R.wild_spice]];
   const typeOptions = () => R.ingredients.map((t) => [t, t]);
 
-  function cardText(c) {
+  // A card's text; ``held``: it is the last card of its round, where the Hold token is, and
+  // the engine's words for that (c.held) say so, the requirement it covers struck through.
+  function cardText(c, held) {
     if (!c) return null;
-    return h("div", {class: "card-text"}, h("p", {}, c.text),
-      c.detail && c.detail !== c.text ? h("details", {}, h("summary", {}, "effects"), h("pre", {}, c.detail)) : null);
+    const words = held && c.held ? c.held : c;
+    return h("div", {class: "card-text"}, h("p", {}, words.text), requirements(c, held),
+      words.detail && words.detail !== words.text ? h("details", {}, h("summary", {}, "effects"), h("pre", {}, words.detail)) : null);
   }
+  function requirements(c, held) {
+    if (!c || !held || !c.held) return null;
+    return h("p", {class: "requires"}, "Requires ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
+      ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat());
+  }
+  const heldCard = (r, id) => { const ids = roundCards(r); return ids.length > 0 && ids[ids.length - 1] === id; };
 
-  function cardSelect(kind, value, onchange, where, labelText) {
+  function cardSelect(kind, value, onchange, where, labelText, held) {
     const opts = [["", "— none —"], ...cards(kind).map((c) => [c.id, c.name])];
-    const text = h("div", {class: "picked"}, cardText(card(value)));
-    const el = select(opts, value, (v) => { onchange(v); text.textContent = ""; const t = cardText(card(v)); if (t) text.append(t); },
+    const text = h("div", {class: "picked"}, cardText(card(value), held));
+    const el = select(opts, value, (v) => { onchange(v); text.textContent = ""; const t = cardText(card(v), held); if (t) text.append(t); },
       {"aria-label": labelText, "data-where": where});
     return h("div", {class: "field"}, h("label", {}, labelText, el), text, err(where));
   }
@@ -305,6 +400,33 @@
     return h("fieldset", {class: "field"}, h("legend", {}, labelText), list, err(where));
   }
 
+  // --- undo ---------------------------------------------------------------------------
+
+  // What a destructive action ("Start over", a player's ✕) replaced, as it was: "Undo" on the
+  // bar it shows puts it back exactly, step and shown player included.
+  let undone = null;
+  function undoable(what) {
+    undone = JSON.stringify({S, step, shown});
+    $("#undo-what").textContent = what;
+    $("#undo").hidden = false;
+    // the next thing typed or picked ends it: undoing then would take that away too
+    const end = (e) => {
+      if (e.target.closest && e.target.closest("#undo")) return;
+      undone = null; $("#undo").hidden = true;
+      document.removeEventListener("input", end, true); document.removeEventListener("change", end, true);
+    };
+    setTimeout(() => { document.addEventListener("input", end, true); document.addEventListener("change", end, true); }, 0);
+  }
+  async function undo() {
+    if (!undone) return;
+    const was = JSON.parse(undone);
+    undone = null;
+    $("#undo").hidden = true;
+    S = was.S;
+    shown = was.shown;
+    if (await rules()) { renderAll(); go(was.step); changed(); }
+  }
+
   // --- step 1: packs, players, cards -------------------------------------------------
 
   function renderPlayers() {
@@ -318,7 +440,10 @@
           input(p.name, (v) => { p.name = v; }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
           h("button", {type: "button", title: "move up", "aria-label": "move up", disabled: i === 0, onclick: () => move(i, -1)}, "↑"),
           h("button", {type: "button", title: "move down", "aria-label": "move down", disabled: i === S.players.length - 1, onclick: () => move(i, 1)}, "↓"),
-          h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => { S.players.splice(i, 1); renderAll(); changed(); }}, "✕")),
+          h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => {
+            undoable("Removed " + (p.name || "player " + (i + 1)));
+            S.players.splice(i, 1); renderAll(); changed();
+          }}, "✕")),
         err(path(where, "name")), err(where));
       if (R.max_automated > 0) {
         row.append(h("label", {class: "choice"}, h("input", {type: "checkbox", checked: !!p.automated, onchange: (e) => {
@@ -365,7 +490,8 @@
           const ids = S.table[f][r] = S.table[f][r] || [];
           const set = h("fieldset", {}, h("legend", {}, "Challenge cards of " + r + ", in reveal order"));
           for (let i = 0; i < R.per_round; i++) {
-            set.append(cardSelect(slot.kind, ids[i] || "", (v) => { ids[i] = v; renderMeals(); }, path("cards", f, r, i), "card " + (i + 1)));
+            set.append(cardSelect(slot.kind, ids[i] || "", (v) => { ids[i] = v; keepFocus(renderTable); renderMeals(); },
+              path("cards", f, r, i), "card " + (i + 1), !!ids[i] && heldCard(r, ids[i])));
           }
           set.append(err(path("cards", f, r)));
           box.append(set);
@@ -411,13 +537,14 @@
         h("label", {class: "served"}, h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
           m.served = e.target.checked;
           if (m.served && !m.ingredients.length) m.ingredients.push({type: ((c && c.requires) || []).find((t) => R.ingredients.includes(t)) || R.ingredients[0], value: "", spice: ""});
-          renderMeals(); changed();
+          keepFocus(renderMeals); changed();
         }}), " ", h("b", {}, c ? c.name : id)),
-        h("p", {class: "text"}, c ? c.text : ""), err(where), body);
-      m.ingredients.forEach((ing, i) => body.append(ingredientRow(m.ingredients, i, path(where, "ingredients", i), true)));
+        h("p", {class: "text"}, c ? (heldCard(r, id) && c.held ? c.held : c).text : ""), requirements(c, heldCard(r, id)), err(where), body);
+      m.ingredients.forEach((ing, i) => body.append(ingredientRow(m.ingredients, i, path(where, "ingredients", i), spicesAllowed(p, id))));
       body.append(err(path(where, "ingredients")),
         h("button", {type: "button", class: "small", "data-add": path(where, "ingredients"), onclick: () => {
-          m.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); renderMeals(); changed();
+          m.ingredients.push({type: R.ingredients[0], value: "", spice: ""});
+          keepFocus(renderMeals, path(where, "ingredients", m.ingredients.length - 1, "type")); changed();
         }}, "+ ingredient"),
         tokenRow(m.tokens, where));
       set.append(meal);
@@ -431,13 +558,14 @@
     return set;
   }
 
-  function ingredientRow(list, i, where, spiced) {
+  // ``spices``: how many spice boxes the ingredient has (0: none, it takes no spice here)
+  function ingredientRow(list, i, where, spices) {
     const ing = list[i];
     return h("div", {class: "ingredient"},
       h("div", {class: "line"},
         select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
         count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
-        spiced ? select(spiceOptions("no spice"), ing.spice, (v) => { ing.spice = v; }, {"aria-label": "spice", "data-where": path(where, "spice")}) : null,
+        spiceBoxes(ing, spices || 0, path(where, "spice"), "spice"),
         h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
       err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
   }
@@ -458,7 +586,7 @@
         h("div", {class: "line"}, h("span", {class: "kind"}, kind),
           R.tokens_fill_courses ? select([["", "ingredient"], ...R.tokens.map((t) => [t, t])], course.token || "", (v) => { course.token = v; }, {"aria-label": kind + " served as"}) : null,
           count(course.value, (v) => { course.value = v; }, {"aria-label": kind + " value", placeholder: "—", "data-where": path(at, "value")}),
-          select(spiceOptions("no spice"), course.spice, (v) => { course.spice = v; }, {"aria-label": kind + " spice", "data-where": path(at, "spice")})),
+          ...spiceBoxes(course, spicesAllowed(p), path(at, "spice"), kind + " spice")),
         err(path(at, "value")), err(path(at, "spice")), err(path(at, "token")), err(at)));
     }
     set.append(h("p", {class: "hint"}, "Unused tokens kept:"), tokenRow(c.tokens, where), leftUnused(c, where), planner(p, "critic"));
@@ -486,7 +614,7 @@
       return box;
     }
     const left = c.left;
-    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i), false)));
+    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i), 0)));
     left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
       select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
       h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
@@ -507,7 +635,7 @@
     const rows = h("div", {});
     const redraw = () => {
       rows.textContent = "";
-      pantry.ingredients.forEach((ing, i) => rows.append(ingredientRow(pantry.ingredients, i, path("pantry", "ingredients", i), false)));
+      pantry.ingredients.forEach((ing, i) => rows.append(ingredientRow(pantry.ingredients, i, path("pantry", "ingredients", i), 0)));
       pantry.spices.forEach((sp, i) => rows.append(h("div", {class: "line"},
         select(spiceOptions("—").slice(1), sp, (v) => { pantry.spices[i] = v; }, {"aria-label": "spice"}),
         h("button", {type: "button", class: "small", onclick: () => { pantry.spices.splice(i, 1); redraw(); }}, "✕"),
@@ -565,38 +693,40 @@
       const m = plan.meals[id];
       mine[id] = {served: !!m, ingredients: [], tokens: {}};
       if (!m) continue;
-      mine[id].ingredients = m.ingredients.map((i) => ({type: i.type, value: String(i.value), spice: i.spice || ""}));
+      mine[id].ingredients = m.ingredients.map((i) => ({type: i.type, value: String(i.value), spice: i.spice ?? ""}));
       for (const t of R.tokens) if (m[t]) mine[id].tokens[t] = String(m[t]);
     }
   }
 
   // --- step 3: the result ------------------------------------------------------------
 
+  // The result as the kept game's page will show it: every word and number comes from the
+  // server's view of the scored game (last.table, pages.stage_table), which that page's
+  // template lays out the same way: every stage that ran, each card by its name.
   function preview() {
     const box = $("#preview");
     box.textContent = "";
-    const result = last.result;
-    if (!result) {
-      box.append(h("p", {class: "hint"}, "Nothing is scored until the record is legal: fix the problems shown at their fields."));
+    const result = last.result, t = last.table;
+    if (!result || !t) {
+      const n = last.problems.length;
+      box.append(h("p", {class: "hint"}, "Nothing is scored until the record is legal: " +
+        (n === 1 ? "1 problem to fix" : n + " problems to fix") + ", each shown at its field."),
+      n ? h("button", {type: "button", class: "small", onclick: nextProblem}, "Go to the next problem") : null);
       return;
     }
-    const names = S.players.map((p) => p.name);
-    const rows = [];
-    const stars = {};
-    for (const a of result.awards) {
-      if (!(a.stage in stars)) { stars[a.stage] = {}; rows.push(a.stage); }
-      stars[a.stage][a.player] = (stars[a.stage][a.player] || 0) + a.stars;
-    }
-    const total = Object.fromEntries(result.standings.map((s) => [s.name, s]));
     box.append(h("p", {class: "winner"}, winnersLine(result) + " · " + result.decided_by),
       h("div", {class: "scroll"}, h("table", {class: "stages"},
-        h("thead", {}, h("tr", {}, h("th", {}, "stage"), names.map((n) => h("th", {}, n)))),
-        h("tbody", {}, rows.map((st) => h("tr", {}, h("th", {}, st), names.map((n) => h("td", {}, stars[st][n] || 0))))),
-        h("tfoot", {}, h("tr", {class: "total"}, h("th", {}, "total"), names.map((n) => h("td", {}, (total[n] || {}).stars ?? ""))),
-          h("tr", {}, h("th", {}, "critic quality"), names.map((n) => h("td", {}, (total[n] || {}).critic_quality ?? "")))))),
-      h("ul", {class: "awards"}, result.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "stage"), t.names.map((n) => h("th", {scope: "col"}, n)))),
+        h("tbody", {}, t.rows.map(([stage, cells]) => h("tr", {}, h("th", {scope: "row"}, stage), cells.map((c) => h("td", {}, c))))),
+        h("tfoot", {}, h("tr", {class: "total"}, h("th", {scope: "row"}, "total"), t.totals.map((c) => h("td", {}, c))),
+          h("tr", {}, h("th", {scope: "row"}, "critic quality"), t.quality.map((c) => h("td", {}, c)))))),
+      h("h2", {}, "Ranking"),
+      h("ol", {class: "ranking"}, t.ranking.map(([rank, line]) => h("li", {value: rank}, line))),
+      h("h2", {}, "Awards"),
+      h("ul", {class: "awards"}, t.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
         h("span", {class: "stars"}, "+" + a.stars + "★"), " ", h("span", {class: "reason"}, a.reason), " ",
-        h("span", {class: "card"}, ((card(a.card) || {}).name || a.card) + " · " + a.stage)))));
+        h("span", {class: "card"}, a.card)))),
+      ...t.notes.map((note) => h("p", {class: "note"}, note)));
   }
 
   async function save() {
@@ -674,7 +804,12 @@
     $("#to-save").addEventListener("click", () => go("save"));
     $("#save").addEventListener("click", save);
     $("#import").addEventListener("change", importFile);
-    $("#start-over").addEventListener("click", async () => { S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game"); });
+    $("#start-over").addEventListener("click", async () => {
+      undoable("Started over");
+      S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game");
+    });
+    $("#undo-button").addEventListener("click", undo);
+    $("#next-problem").addEventListener("click", nextProblem);
     for (const b of document.querySelectorAll("#steps button")) b.addEventListener("click", () => go(b.dataset.step));
     go(step);
     changed();
