@@ -169,3 +169,10 @@ def test_intervals_cover_the_planted_effect_at_the_stated_rate():
     stars = sum(r[1] for r in runs) / len(runs)
     assert {r[2] for r in runs} == {500, 1000}  # the stopping really depends on the data
     assert flips >= 0.95 and stars >= 0.95, (flips, stars)
+
+
+def test_the_records_are_the_games_of_the_report(capsys, tmp_path):
+    records = tmp_path / "games.jsonl"
+    code, out, err = simulate(capsys, *ARGS, "--precision", "0.05", "--games", "3000", "--records", str(records))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["games"] == len(records.read_text(encoding="utf-8").splitlines()) == 1000
