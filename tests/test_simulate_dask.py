@@ -30,3 +30,12 @@ def test_a_local_cluster_of_two_processes_gives_the_one_worker_bytes():
         on_cluster = simulate("--dask", cluster.scheduler_address)
     assert on_cluster == simulate("--workers", "1")
     assert '"games": 90' in on_cluster
+
+
+def test_a_precision_run_on_a_local_cluster_gives_the_one_worker_bytes():
+    precision = ("--precision", "0.05", "--games", "3000")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+        on_cluster = simulate(*precision, "--dask", cluster.scheduler_address)
+    assert on_cluster == simulate(*precision, "--workers", "1")
+    assert '"stopped_by": "precision"' in on_cluster
+    assert '"games": 1000' in on_cluster  # stopped at the look of 1000 games, not at the cap

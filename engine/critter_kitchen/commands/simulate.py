@@ -67,7 +67,22 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
 def _run_options(sim: argparse.ArgumentParser) -> None:
     """How many games, of how many players, from which seed, where."""
     whole_option(
-        sim, "--games", 1, LAB + ":MAX_GAMES", default=1000, metavar="N", help="games to simulate (default: 1000)"
+        sim,
+        "--games",
+        1,
+        LAB + ":MAX_GAMES",
+        default=None,
+        metavar="N",
+        help="games to simulate (default: 1000); with --precision, the most to simulate (default: 100000)",
+    )
+    sim.add_argument(
+        "--precision",
+        type=_precision,
+        default=None,
+        metavar="P",
+        help="stop once every card's winner-flip interval, and its stars and change intervals over their spread, "
+        "are at most ±P wide (a number above 0 and below 1, e.g. 0.02); looked at after 250 games, then each "
+        "time the games double, with intervals widened to stay 95%% over every look",
     )
     # the range of --players is the loaded packs': checked when they are (simulate/cli.py)
     sim.add_argument("--players", default="4", metavar="N", help="players in each game (default: 4)")
@@ -119,6 +134,12 @@ def _output_options(sim: argparse.ArgumentParser) -> None:
     sim.add_argument(
         "--records", default=None, metavar="FILE", help="write every simulated game record to FILE (JSON Lines)"
     )
+
+
+def _precision(value: str) -> float:
+    from ..simulate.cli import precision_number
+
+    return precision_number(value)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
     from ..model.ruleset import Ruleset
+    from .precision import Stopping
     from .run import Spec
     from .stats import Summary
 
@@ -24,6 +25,20 @@ MAX_WORKERS = 1024
 MAX_SEED = 2**63 - 1
 MAX_CARDS = MAX_DEALT  # --cards KIND=N deals no more than a pack's deal model may
 MAX_PLAYERS = 20  # players in a simulated game, whatever the rules allow: each one plans every meal (retail: 5, 7)
+
+
+GAMES_DEFAULT = 1000  # --games when not given, without --precision (with it: precision.CAP_DEFAULT)
+
+
+def precision_number(value: str) -> float:
+    """``--precision``'s value: a number above 0 and below 1; else UsageError."""
+    try:
+        p = float(value)
+    except ValueError:
+        p = 0.0
+    if not 0 < p < 1:  # NaN too
+        raise UsageError(f"--precision: expected a number above 0 and below 1, got {shown(value)}")
+    return p
 
 
 def card_counts(rs: Ruleset, items: list[str]) -> tuple[tuple[str, int], ...]:
@@ -48,11 +63,13 @@ def studied(rs: Ruleset, ids: list[str]) -> tuple[str, ...]:
 
 
 class Progress:
-    """A one-line count of games done on standard error, for a terminal, once a run passes a second."""
+    """A one-line count of games done on standard error, for a terminal, once a run passes a
+    second; with ``--precision``, the widest card's interval at the last look too."""
 
-    def __init__(self, stream: TextIO, games: int) -> None:
+    def __init__(self, stream: TextIO, games: int, stopping: Stopping | None = None) -> None:
         self.stream = stream
         self.games = games
+        self.stopping = stopping
         self.start = time.monotonic()
         self.shown = False
         self.live = hasattr(stream, "isatty") and stream.isatty()
@@ -63,7 +80,11 @@ class Progress:
         width = 30
         filled = width * done // self.games
         rate = done / max(1e-9, time.monotonic() - self.start)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.games} games, {rate:.0f}/s")
+        line = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.games} games, {rate:.0f}/s"
+        if self.stopping is not None:
+            widest = self.stopping.widest
+            line += ", widest " + ("-" if widest is None else f"±{widest:.4f}") + f" of ±{self.stopping.target:g}"
+        self.stream.write(line)
         self.stream.flush()
         self.shown = True
 
@@ -83,10 +104,13 @@ def simulate(
     render = renderer(args.format, args.output is not None)
     rs, spec = lab_spec(args)
     check_outputs(args)
-    summary = play(spec, args, err)
+    stopping = stopping_of(spec, args)
+    summary = play(spec, args, err, stopping)
     from .report import build
 
-    report = build(summary, rs, players=spec.players, seed=spec.seed, effort=args.effort, studies=spec.studies)
+    report = build(
+        summary, rs, players=spec.players, seed=spec.seed, effort=args.effort, studies=spec.studies, stopping=stopping
+    )
     write_report(render(report), args.output, out)
     return 0
 
@@ -95,6 +119,7 @@ def lab_spec(args: argparse.Namespace) -> tuple[Ruleset, Spec]:
     """The packs ``args`` names, loaded, and the run it asks of them; UsageError for what the
     packs refuse (a number of players outside theirs, no deal model, unknown cards or kinds)."""
     from ..loading.resolve import Resolver
+    from .precision import CAP_DEFAULT, looks
     from .run import Spec
 
     resolver = Resolver(args.pack)
@@ -105,17 +130,30 @@ def lab_spec(args: argparse.Namespace) -> tuple[Ruleset, Spec]:
     players = whole_number("--players", args.players, low, max(low, min(high, MAX_PLAYERS)))
     if not rs.deal:
         raise UsageError("the loaded packs have no deal model (a 'deal:' section of a rules card)")
+    precision = getattr(args, "precision", None)
+    games = args.games if args.games is not None else GAMES_DEFAULT if precision is None else CAP_DEFAULT
     spec = Spec(
         folders,
-        args.games,  # --games, --seed and --workers are in range: see commands/simulate.py
+        games,  # --games, --seed and --workers are in range: see commands/simulate.py
         players,
         args.seed,
         effort=args.effort,
         card_counts=card_counts(rs, args.cards),
         studies=studied(rs, args.study),
         records=args.records is not None,
+        looks=looks(games) if precision is not None else (),
     )
     return rs, spec
+
+
+def stopping_of(spec: Spec, args: argparse.Namespace) -> Stopping | None:
+    """The rule of a ``--precision`` run (None without it)."""
+    precision = getattr(args, "precision", None)
+    if precision is None:
+        return None
+    from .precision import Stopping
+
+    return Stopping.of(precision, spec.games)
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -130,14 +168,15 @@ def check_outputs(args: argparse.Namespace) -> None:
         writable(args.output, "the report")
 
 
-def play(spec: Spec, args: argparse.Namespace, err: TextIO) -> Summary:
+def play(spec: Spec, args: argparse.Namespace, err: TextIO, stopping: Stopping | None = None) -> Summary:
     """The games of ``spec`` played, on ``args``' workers or Dask scheduler, their records
-    written to ``--records`` and their count shown on ``err`` as they are done."""
+    written to ``--records`` and their count shown on ``err`` as they are done; with
+    ``stopping``, until its rule holds at a look."""
     from .run import MAX_WORKERS_DEFAULT, default_workers, run
 
     workers = args.workers
     records = Records(args.records, args.output) if args.records is not None else None
-    progress = Progress(err, spec.games)
+    progress = Progress(err, spec.games, stopping)
     try:
         return run(
             spec,
@@ -145,6 +184,7 @@ def play(spec: Spec, args: argparse.Namespace, err: TextIO) -> Summary:
             dask=args.dask,
             progress=progress,
             on_records=records.write if records is not None else None,
+            stopping=stopping,
         )
     finally:
         progress.close()

@@ -450,12 +450,32 @@ def _facts(report: Mapping[str, Any]) -> list[tuple[str, str]]:
         shown_packs = ", ".join(str(p) for p in packs) if packs else "none"
     else:
         shown_packs = "not in this report"
-    return [
+    facts = [
         ("Games", _games(report.get("games")) if "games" in report else "not in this report"),
         ("Players", str(report["players"]) if "players" in report else "not in this report"),
         ("Seed", str(report["seed"]) if "seed" in report else "not in this report"),
         ("Packs", shown_packs),
     ]
+    precision = report.get("precision")
+    if isinstance(precision, Mapping):
+        facts.append(("Precision", precision_said(precision)))
+    return facts
+
+
+def precision_said(precision: Mapping[str, Any]) -> str:
+    """A --precision run's outcome in a line: the widest card's precision against the target,
+    why the run stopped, and the cards that held it back."""
+    reached, target = _number(precision.get("reached")), _number(precision.get("target"))
+    if reached is None or target is None:
+        return "not in this report"
+    back = precision.get("held_back")
+    line = f"±{reached:.4f} reached (target ±{target:g}), "
+    if precision.get("stopped_by") == "precision":
+        return line + f"stopped by precision after {_games(precision.get('games'))} games"
+    line += f"stopped at the cap of {_games(precision.get('cap'))} games"
+    if isinstance(back, list | tuple) and back:
+        line += "; held back by " + ", ".join(str(c) for c in back)
+    return line
 
 
 def _unverified(model: object) -> list[Any] | None:
@@ -544,8 +564,18 @@ def _kind_block(kind: str, cards: Sequence[Mapping[str, Any]], players: float | 
                 reference_label=f"1/{players:g} = {_rate(fair)}" if players and fair else "",
             )
         )
-    columns = ["#", "card", "games", "stars per game", "winner flips", *(["owner wins"] if held else []), "flag"]
-    return Kind(label, panels, columns, [_card_row(card, held=held) for card in cards])
+    precise = any("precision" in c for c in cards)  # a --precision run: each card's precision reached
+    columns = [
+        "#",
+        "card",
+        "games",
+        "stars per game",
+        "winner flips",
+        *(["owner wins"] if held else []),
+        *(["precision ±"] if precise else []),
+        "flag",
+    ]
+    return Kind(label, panels, columns, [_card_row(card, held=held, precise=precise) for card in cards])
 
 
 def _card_mark(card: Mapping[str, Any], value_key: str, ci_key: str, shown: Any, meaning: str) -> Mark:
@@ -561,17 +591,24 @@ def _card_mark(card: Mapping[str, Any], value_key: str, ci_key: str, shown: Any,
     return Mark(name, value, ci, flag, title)
 
 
-def _card_row(card: Mapping[str, Any], *, held: bool) -> CardRow:
-    """A card's numbers under its kind's charts; the owner column only for a kind that players hold."""
+def _card_row(card: Mapping[str, Any], *, held: bool, precise: bool = False) -> CardRow:
+    """A card's numbers under its kind's charts; the owner column only for a kind that players
+    hold, the precision column only in a --precision run's report."""
     flag = card.get("flag")
     cells = [
         _games(card.get("games")),
         _cell(card, "stars_mean", "stars_ci", _stars),
         _cell(card, "winner_flip_rate", "winner_flip_ci", _rate),
         *([_cell(card, "owner_win_rate", "owner_win_ci", _rate)] if held else []),
+        *([_precision_cell(card.get("precision"))] if precise else []),
         f"{FLAG_SYMBOL[flag]} {flag}" if flag in FLAG_SYMBOL else "",
     ]
     return CardRow(str(card.get("id", "")), _name(card), cells)
+
+
+def _precision_cell(value: object) -> str:
+    number = _number(value)
+    return "-" if number is None else f"{number:.4f}"
 
 
 def _cell(row: Mapping[str, Any], value_key: str, ci_key: str, shown: Any) -> str:

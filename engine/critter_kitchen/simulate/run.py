@@ -16,12 +16,13 @@ from .stats import Summary, win_moved, win_shares
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Generator, Iterator
     from typing import Any
 
     from ..loading.resolve import Resolver
     from ..model.ruleset import Ruleset
     from .game import Setup
+    from .precision import Stopping
 
 CHUNK_SECONDS = 1.0  # work per chunk: the scheduler's cost per task (milliseconds) vanishes beside it
 MAX_CHUNK_GAMES = 1024
@@ -49,6 +50,7 @@ class Spec:
         records: bool = False,
         chunk_games: int = 0,
         first: int = 0,
+        looks: tuple[int, ...] = (),
     ) -> None:
         self.folders = folders
         self.games = games
@@ -60,10 +62,28 @@ class Spec:
         self.records = records
         self.chunk_games = chunk_games  # 0: sized from the time of the first game (see run)
         self.first = first  # games before this one are played apart
+        # game counts at which the run may stop (--precision): no chunk holds games on both sides of one
+        self.looks = looks
 
     @property
     def chunks(self) -> int:
-        return -(-(self.games - self.first) // max(1, self.chunk_games))
+        return sum(-(-(stop - start) // max(1, self.chunk_games)) for start, stop in self._segments())
+
+    def bounds(self, chunk: int) -> tuple[int, int]:
+        """The games of chunk ``chunk``: from the first, and to the one before the second."""
+        size = max(1, self.chunk_games)
+        for start, stop in self._segments():
+            count = -(-(stop - start) // size)
+            if chunk < count:
+                return start + chunk * size, min(stop, start + (chunk + 1) * size)
+            chunk -= count
+        return self.games, self.games
+
+    def _segments(self) -> list[tuple[int, int]]:
+        """The games after the first, cut at the looks."""
+        cuts = [n for n in self.looks if self.first < n < self.games]
+        edges = [self.first, *cuts, self.games]
+        return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if a < b]
 
     def sized(self, chunk_games: int, first: int) -> Spec:
         return Spec(
@@ -77,6 +97,7 @@ class Spec:
             records=self.records,
             chunk_games=chunk_games,
             first=first,
+            looks=self.looks,
         )
 
 
@@ -124,8 +145,7 @@ def play_chunk(spec: Spec, chunk: int) -> tuple[int, Summary, list[dict[str, Any
     rs = setup.model.ruleset
     summary = Summary()
     records: list[dict[str, Any]] = []
-    start = spec.first + chunk * spec.chunk_games
-    for index in range(start, min(spec.games, start + spec.chunk_games)):
+    for index in range(*spec.bounds(chunk)):
         record = play(setup, index)
         tally_game(rs, summary, record)
         if spec.records:
@@ -175,16 +195,21 @@ def run(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     on_records: Callable[[list[dict[str, Any]]], None] | None = None,
+    stopping: Stopping | None = None,
 ) -> Summary:
-    """Every chunk of the run, merged; ``progress`` hears the games done, ``on_records`` gets
-    each chunk's records in game order.
+    """Every chunk of the run, merged in chunk order; ``progress`` hears the games done,
+    ``on_records`` gets each chunk's records in game order.
 
     Unless the spec fixes the chunk size, the first game is played here, alone, and its time
     sizes the chunks of the others to about ``CHUNK_SECONDS`` each. Which games a chunk holds
-    never changes what a game is, so the size changes no figure."""
+    never changes what a game is, so the size changes no figure.
+
+    With ``stopping`` (``--precision``), the run is looked at when the games merged in order
+    reach one of the spec's looks, and ends there once ``stopping.enough``: the chunks played
+    ahead are dropped, so the summary holds the games before that look, whoever played them."""
     client = connect(dask) if dask is not None else None  # before the first game: a bad address costs none
     try:
-        return _run(spec, workers, client, progress, on_records)
+        return _run(spec, workers, client, progress, on_records, stopping)
     finally:
         if client is not None:
             client.close()
@@ -196,9 +221,10 @@ def _run(
     client: Any,
     progress: Callable[[int], None] | None,
     on_records: Callable[[list[dict[str, Any]]], None] | None,
+    stopping: Stopping | None,
 ) -> Summary:
     total = Summary()
-    pending: dict[int, list[dict[str, Any]]] = {}
+    pending: dict[int, tuple[Summary, list[dict[str, Any]]]] = {}
     next_chunk = 0
     done = 0
     if spec.chunk_games == 0:
@@ -213,20 +239,29 @@ def _run(
             progress(done)
         games = max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(took, 1e-6))))
         spec = spec.sized(games, 1)
-    for chunk, summary, records in _results(spec, workers, client):
-        total.merge(summary)
-        done += summary.games
-        if on_records is not None:
-            pending[chunk] = records
+        if stopping is not None and done in spec.looks and stopping.enough(total):
+            return total
+    results = _results(spec, workers, client)
+    try:
+        for chunk, summary, records in results:
+            pending[chunk] = (summary, records)
             while next_chunk in pending:
-                on_records(pending.pop(next_chunk))
+                summary, records = pending.pop(next_chunk)
                 next_chunk += 1
-        if progress is not None:
-            progress(done)
+                total.merge(summary)
+                done += summary.games
+                if on_records is not None:
+                    on_records(records)
+                if progress is not None:
+                    progress(done)
+                if stopping is not None and done in spec.looks and stopping.enough(total):
+                    return total
+    finally:
+        results.close()  # a pool's workers stop, a cluster's futures are let go
     return total
 
 
-def _results(spec: Spec, workers: int, client: Any) -> Iterator[tuple[int, Summary, list[dict[str, Any]]]]:
+def _results(spec: Spec, workers: int, client: Any) -> Generator[tuple[int, Summary, list[dict[str, Any]]]]:
     chunks = range(spec.chunks)
     if client is not None:
         yield from _dask_results(spec, client)

@@ -32,13 +32,22 @@ class Moments:
     n: int = 0
     total: int = 0
     squares: int = 0
+    low: int = 0  # the least and the greatest observation (0 and 0 before any)
+    high: int = 0
 
     def add(self, x: int) -> None:
+        if self.n == 0 or x < self.low:
+            self.low = x
+        if self.n == 0 or x > self.high:
+            self.high = x
         self.n += 1
         self.total += x
         self.squares += x * x
 
     def merge(self, other: Moments) -> None:
+        if other.n:
+            self.low = other.low if self.n == 0 else min(self.low, other.low)
+            self.high = other.high if self.n == 0 else max(self.high, other.high)
         self.n += other.n
         self.total += other.total
         self.squares += other.squares
@@ -172,28 +181,41 @@ def rounded(x: float) -> float:
     return round(x, DIGITS) + 0.0  # + 0.0: never "-0.0"
 
 
-def wilson(successes: Share, n: int) -> list[float] | None:
-    """The Wilson score 95% interval of a rate, or None without observations (successes that
-    count shared wins as fractions are taken as they are)."""
+def wilson(successes: Share, n: int, z: float = Z95) -> list[float] | None:
+    """The Wilson score 95% interval of a rate (or the interval of normal quantile ``z``), or
+    None without observations (successes that count shared wins as fractions are taken as
+    they are)."""
     if n == 0:
         return None
+    low, high = wilson_bounds(successes, n, z)
+    return [rounded(low), rounded(high)]
+
+
+def wilson_bounds(successes: Share, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of a rate, unrounded (``n`` > 0)."""
     p = _ratio(successes, n)
-    z2 = Z95 * Z95
+    z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return [rounded(max(0.0, centre - half)), rounded(min(1.0, centre + half))]
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(m: Moments) -> tuple[float | None, list[float] | None]:
-    """The mean and its normal 95% interval from the count, sum and sum of squares."""
+def mean_interval(m: Moments, z: float = Z95) -> tuple[float | None, list[float] | None]:
+    """The mean and its normal 95% interval (or of normal quantile ``z``) from the count, sum
+    and sum of squares."""
     if m.n == 0:
         return None, None
     mean = m.total / m.n
-    if m.n == 1:
-        return rounded(mean), [rounded(mean), rounded(mean)]
-    variance = max(0, m.n * m.squares - m.total * m.total) / (m.n * (m.n - 1))  # exact integers until here
-    half = Z95 * math.sqrt(variance / m.n)
+    half = mean_half_width(m, z)
     return rounded(mean), [rounded(mean - half), rounded(mean + half)]
+
+
+def mean_half_width(m: Moments, z: float) -> float:
+    """Half the width of the normal interval of the mean (``m.n`` > 0; 0 for one observation)."""
+    if m.n == 1:
+        return 0.0
+    variance = max(0, m.n * m.squares - m.total * m.total) / (m.n * (m.n - 1))  # exact integers until here
+    return z * math.sqrt(variance / m.n)
 
 
 def rate(successes: Share, n: int) -> float | None:
