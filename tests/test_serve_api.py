@@ -301,6 +301,32 @@ def test_card_statistics(client: TestClient) -> None:
     assert list(cards) == sorted(cards)
 
 
+def test_card_statistics_score_each_kept_game_again_once_on_the_engine_pool(client: TestClient, monkeypatch) -> None:
+    # Crediting challenge cards scores a kept game again once per card: engine work, done on
+    # the engine pool (a full pool answers 503 at once) and once per game in the server's life.
+    from critter_kitchen.web import stats
+
+    for record in three_games():
+        assert client.post("/api/games", json=record).status_code == 201
+    worked_out: list[Any] = []
+
+    def counted(rulesets: Any, record: Any) -> Any:
+        worked_out.append(record)
+        return credit(rulesets, record)
+
+    credit = stats.challenge_credit
+    monkeypatch.setattr(stats, "challenge_credit", counted)
+    first = client.get("/api/cards/stats").json()
+    assert len(worked_out) == 3
+    assert client.get("/api/cards/stats").json() == first
+    assert len(worked_out) == 3  # remembered
+    pool = client.app.state.engine  # type: ignore[attr-defined]
+    monkeypatch.setattr(pool, "waiting", -pool.workers)  # no room: every job is turned away
+    busy = client.get("/api/cards/stats")
+    assert busy.status_code == 503
+    assert "Retry-After" in busy.headers
+
+
 # errors
 
 

@@ -22,9 +22,9 @@ from ..errors import CritterError, InputError, printable
 from ..loading.records import MAX_NAME
 from . import openapi
 from .access import Guard, error_body
-from .limits import ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
+from .limits import CREDITS_KEPT, ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
 from .scoring import Rulesets, Scored, messages, score_body
-from .stats import card_stats, challenge_credit, player_stats, winners_of
+from .stats import Credits, card_stats, player_stats, winners_of
 from .store import MAX_ID, Store
 from .work import Busy, EnginePool, engine
 
@@ -63,6 +63,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.store = Store(settings.db)
     app.state.rulesets = Rulesets(settings.packs)
+    app.state.credits = Credits(app.state.rulesets, CREDITS_KEPT)
     app.state.engine = EnginePool(settings.engine_workers, settings.engine_queue, settings.engine_seconds)
     app.add_middleware(
         Guard, token=settings.token, body_limit=settings.body_limit, trusted_hosts=settings.trusted_hosts
@@ -220,11 +221,12 @@ def _add_statistics(app: FastAPI) -> None:
         return stats
 
     @app.get("/api/cards/stats", tags=["statistics"], **openapi.CARDS)
-    def cards(request: Request) -> dict[str, Any]:
+    async def cards(request: Request) -> dict[str, Any]:
         """Per card, over the kept games: games in play, awards, stars, and how often its holder won."""
-        rulesets = request.app.state.rulesets
-        games = request.app.state.store.every_game()
-        return {"cards": card_stats(games, lambda record: challenge_credit(rulesets, record))}
+        state = request.app.state
+        # each kept game is scored again once per challenge card, once in the server's life
+        # (state.credits remembers it): engine work, on the engine pool with its limits
+        return {"cards": await engine(request, lambda: card_stats(state.store.every_game(), state.credits.of))}
 
 
 def summary(game_id: int, created: str, result: Any) -> dict[str, Any]:

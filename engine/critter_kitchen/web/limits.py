@@ -23,6 +23,13 @@ RULESETS_KEPT = 16  # rulesets kept at most
 # their size together, as pickled (the base pack's pickles to 70 KiB and holds some 9 times that in memory)
 RULESETS_BYTES = 16 * 1024 * 1024
 
+# --- statistics -------------------------------------------------------------------------------
+
+# kept games whose challenge cards' credit (each card's meals scored again without it) is
+# remembered, the least recently used forgotten first: the card statistics score a game again
+# once per challenge card, so each game is worked out once, on the engine pool
+CREDITS_KEPT = 10_000
+
 # --- connections (uvicorn, HTTP/1.1 on h11) --------------------------------------------------
 
 MAX_CONNECTIONS = 200  # connections held open; past it the one idle longest is closed

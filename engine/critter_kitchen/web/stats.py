@@ -9,7 +9,8 @@ pages and the JSON API both show these, so they cannot disagree.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import threading
+from collections import Counter, OrderedDict, defaultdict
 from fractions import Fraction
 
 TYPE_CHECKING = False
@@ -92,14 +93,14 @@ def _rival(counts: Counter[str], shared: Counter[str], key: str) -> dict[str, An
 
 
 def card_stats(
-    games: Iterable[StoredGame], credit: Callable[[Any], dict[str, tuple[int, int]]] | None = None
+    games: Iterable[StoredGame], credit: Callable[[StoredGame], dict[str, tuple[int, int]]] | None = None
 ) -> list[dict[str, Any]]:
     """Per card, over ``games``: in how many it was in play, the awards and stars it gave, its
     stars per game in play, and (for cards a player holds) how often its holder won.
 
     A card is in play when the record names it (challenges, critic, rumors, a player's
     restaurateur) or when one of its awards was given (a pack's rules card). ``credit`` gives,
-    for a game's record, card id -> (awards, stars) of the cards whose meals earned awards
+    for a game, card id -> (awards, stars) of the cards whose meals earned awards
     the rules card gave (see :func:`challenge_credit`).
     """
     in_play: Counter[str] = Counter()
@@ -113,7 +114,7 @@ def card_stats(
             awards[award["card"]] += 1
             stars[award["card"]] += award["stars"]
             named.add(award["card"])
-        for card, (given, earned) in (credit(game.record) if credit is not None else {}).items():
+        for card, (given, earned) in (credit(game) if credit is not None else {}).items():
             awards[card] += given
             stars[card] += earned
         in_play.update(named)
@@ -179,3 +180,29 @@ def challenge_credit(rulesets: Any, record: Any) -> dict[str, tuple[int, int]]:
         return {cid: credited(rules, result, rescored_without(rules, record, game, cid), cid) for cid in challenges}
     except (InputError, EvaluationError):
         return {}
+
+
+class Credits:
+    """The challenge credit of kept games (:func:`challenge_credit`), each worked out once and
+    remembered by the game's id and save time, at most ``kept`` of them (the least recently
+    used forgotten first). Asked from the engine pool's threads: one lock guards it."""
+
+    def __init__(self, rulesets: Any, kept: int) -> None:
+        self.rulesets = rulesets
+        self.kept = kept
+        self.known: OrderedDict[tuple[int, str], dict[str, tuple[int, int]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def of(self, game: StoredGame) -> dict[str, tuple[int, int]]:
+        key = (game.id, game.created)
+        with self.lock:
+            found = self.known.get(key)
+            if found is not None:
+                self.known.move_to_end(key)
+                return found
+        made = challenge_credit(self.rulesets, game.record)
+        with self.lock:
+            self.known[key] = made
+            while len(self.known) > self.kept:
+                self.known.popitem(last=False)
+        return made
