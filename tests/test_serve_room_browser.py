@@ -3,8 +3,9 @@ browser contexts, no token) and the laptop that started the room, against ``crit
 serve`` with an access token on 127.0.0.1.
 
 Each phone opens the room's join address (what its QR code carries), says who it is and
-enters that player's meals; one phone's submitted meals appear on the other live, and once
-both are done, the result on both phones is the one ``critter-kitchen score`` gives for the
+enters that player's meals; one phone's saved meals appear on the other live; a phone that
+loses the network while the server restarts and the other finishes catches up when it is
+back; and once both are done, the result on both phones is the one ``critter-kitchen score`` gives for the
 room's exported record. Nothing is asked of any host but the server.
 """
 
@@ -42,26 +43,43 @@ def call(url: str, method: str = "GET", body: object = None) -> object:
         return json.loads(answer.read())
 
 
-@pytest.fixture
-def server(tmp_path: Path):
-    port = free_port()
-    command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(tmp_path / "games.sqlite3")]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--token", TOKEN]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=dict(os.environ))
-    url = f"http://127.0.0.1:{port}/"
-    try:
+class Serve:
+    """``critter-kitchen serve`` with a token on 127.0.0.1, which can be stopped and started again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(self.folder / "games.sqlite3")]
+        command += ["--host", "127.0.0.1", "--port", str(self.port), "--token", TOKEN]
+        process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=self.folder, env=dict(os.environ))
+        self.process = process
         for _ in range(600):
             if process.poll() is not None:
                 raise AssertionError(f"the server stopped: {process.stderr.read() if process.stderr else ''}")
             try:
-                call(url + "api/games")
-                break
+                call(self.url + "api/games")
+                return
             except OSError:
                 time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+        raise AssertionError("the server did not answer")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+            self.process = None
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    running = Serve(tmp_path)
+    running.start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture
@@ -105,7 +123,8 @@ def enter_meals(page, rules: dict, record: dict, name: str) -> None:
                 label(f"critic meal {token}").fill(str(critic[token]))
 
 
-def test_two_phones_enter_one_game_live(server: str, browser, tmp_path: Path) -> None:
+def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -> None:
+    server = serve.url
     record = yaml.safe_load(EXAMPLE.read_text())
     setup = {k: v for k, v in record.items() if k not in ("challenge_meals", "critic_meals")}
     (tmp_path / "setup.yaml").write_text(yaml.safe_dump(setup))
@@ -149,9 +168,22 @@ def test_two_phones_enter_one_game_live(server: str, browser, tmp_path: Path) ->
     ben.locator('li[data-seat="1"] button').click()
     enter_meals(ben, rules, record, "Ben")
     started = time.perf_counter()
+    ben.get_by_text("Save").click()  # saved, not yet done
+    expect(ana.locator('li[data-seat="1"]')).to_contain_text("critic meal")
+    print(f"a saved meal reached the other phone {1000 * (time.perf_counter() - started):.0f} ms after the tap")
+
+    # Ana's phone loses the network, and the server restarts meanwhile (the room is kept)
+    phones[0][0].set_offline(True)
+    serve.stop()
+    expect(ana.locator("#live")).to_have_text("reconnecting…")
+    serve.start()
+    expect(ben.locator("#live")).to_have_text("live", timeout=15_000)
     ben.get_by_text("Done: submit my meals").click()
-    expect(ana.locator("#outcome table")).to_be_visible()
-    print(f"the result reached the other phone {1000 * (time.perf_counter() - started):.0f} ms after the tap")
+    expect(ben.locator("#outcome table")).to_be_visible()
+    expect(ana.locator("#outcome table")).to_have_count(0)
+    phones[0][0].set_offline(False)  # and gets it back: it catches up by itself
+    expect(ana.locator("#outcome table")).to_be_visible(timeout=15_000)
+    expect(ana.locator("#live")).to_have_text("live")
     ben.screenshot(path=str(tmp_path / "room-phone-result.png"), full_page=True)
 
     exported = call(f"{server}api/rooms/{code}/record")
@@ -172,6 +204,9 @@ def test_two_phones_enter_one_game_live(server: str, browser, tmp_path: Path) ->
             "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
         )
         assert shown == [[str(x) for x in row] for row in rows]
+    offline = "Failed to load resource: net::ERR_INTERNET_DISCONNECTED"
+    assert offline in phones[0][2].errors  # Ana's phone tried to reconnect while it was offline
+    phones[0][2].errors = [e for e in phones[0][2].errors if e != offline]
     for context, _, guard in phones:
         context.close()
         guard.assert_clean()  # no request left the server, no console error, no dialog

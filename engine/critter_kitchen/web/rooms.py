@@ -237,7 +237,7 @@ class RoomStore:
             "code": code,
             "version": int(row[1]),
             "created": row[4],
-            "expires": datetime.datetime.fromtimestamp(row[5], datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "expires": _iso(row[5]),
             "setup": json.loads(row[0]),
             "players": [
                 {"seat": int(s), "name": n, "version": int(v), "done": bool(d), "part": json.loads(p)}
@@ -318,6 +318,10 @@ class RoomHub:
         self.keys: dict[str, str] = self.rooms.keys(self.clock())
         self.streams: dict[str, int] = {}
         self.changed: dict[str, asyncio.Event] = {}
+        # each room as last read, kept fresh by every change before its streams are woken:
+        # a stream reads here, so hundreds of them woken at once read the database once
+        self.latest: dict[str, dict[str, Any]] = {}
+        self.closing = False
 
     def admits(self, path: str, key: str | None, cookies: Mapping[str, str], method: str) -> bool:
         """Whether a request without the server's token may go on: to a room's page or API
@@ -342,6 +346,13 @@ class RoomHub:
 
         expected = self.keys.get(code)
         return expected is not None and hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode())
+
+    def close(self) -> None:
+        """The server stops: every stream ends now (a phone reconnects once it is back)."""
+        self.closing = True
+        for event in self.changed.values():
+            event.set()
+        self.changed.clear()
 
     def event(self, code: str) -> asyncio.Event:
         return self.changed.setdefault(code, asyncio.Event())
@@ -371,10 +382,26 @@ def _hub(request: Request) -> RoomHub:
 
 
 async def _snapshot(hub: RoomHub, code: str) -> dict[str, Any] | None:
+    """The room read from the database now (and kept as its latest), or None if it is not open."""
     room = await run_in_threadpool(hub.rooms.snapshot, code, hub.clock())
     if room is None:
         hub.keys.pop(code, None)
+        hub.latest.pop(code, None)
+    else:
+        hub.latest[code] = room
     return room
+
+
+async def _latest(hub: RoomHub, code: str) -> dict[str, Any] | None:
+    """The room as last read, unless it has expired since; read now if it was not yet."""
+    room = hub.latest.get(code)
+    if room is not None and room["expires"] > _iso(hub.clock()):
+        return room
+    return await _snapshot(hub, code)
+
+
+def _iso(seconds: float) -> str:
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _setup_problems(data: Any) -> list[str]:
@@ -455,6 +482,7 @@ def add_rooms(app: FastAPI) -> None:
         hub = _hub(request)
         gone = await run_in_threadpool(hub.rooms.delete, code)
         hub.keys.pop(code, None)
+        hub.latest.pop(code, None)
         hub.notify(code)
         return Response(status_code=204) if gone else _errors(404, [no_room(code)])
 
@@ -542,9 +570,10 @@ async def _settle(request: Request, hub: RoomHub, room: dict[str, Any]) -> dict[
         problems = [printable(str(e))]
     except Busy as e:
         problems = [e.message]
-    if await run_in_threadpool(hub.rooms.settle, room["code"], room["version"], result, problems):
-        hub.notify(room["code"])
+    settled = await run_in_threadpool(hub.rooms.settle, room["code"], room["version"], result, problems)
     fresh = await _snapshot(hub, room["code"])
+    if settled:
+        hub.notify(room["code"])
     return fresh if fresh is not None else room
 
 
@@ -556,9 +585,9 @@ def _event(kind: str, data: Any, event_id: int | None = None) -> bytes:
 async def _events(hub: RoomHub, code: str, last: int) -> AsyncIterator[bytes]:
     """The stream's events: the room each time its version passes the last one sent; never twice."""
     yield b"retry: 2000\n\n"
-    while True:
+    while not hub.closing:
         changed = hub.event(code)  # before reading: a change meanwhile sets this one
-        room = await _snapshot(hub, code)
+        room = await _latest(hub, code)
         if room is None:
             yield _event("gone", {"errors": [no_room(code)]})
             return
