@@ -259,6 +259,9 @@ def test_a_write_past_its_size_and_unknown_rooms_and_seats(app: Any, owner: Test
     assert answer.json() == {"errors": [f"write: a player's meals may take at most {ROOM_WRITE_BYTES} bytes"]}
     missing = write(owner, code, 7, 1, rooms.empty_part())
     assert (missing.status_code, missing.json()) == (404, {"errors": [f"room {code} has no player 7"]})
+    huge = write(owner, code, 1 << 70, 1, rooms.empty_part())
+    assert huge.status_code == 422
+    assert huge.json() == {"errors": ["path.seat: Input should be less than or equal to 99"]}
     gone = owner.get("/api/rooms/ZZZZZZ")
     message = f"no room ZZZZZZ is open (rooms expire {ROOM_HOURS} hours after their last change)"
     assert (gone.status_code, gone.json()) == (404, {"errors": [message]})

@@ -32,7 +32,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
@@ -48,7 +48,7 @@ from .limits import (
     STREAMS_TOTAL,
 )
 from .scoring import messages, parse_body, score_data
-from .store import Store, record_text
+from .store import MAX_ID, Store, record_text
 from .work import Busy, engine
 
 TYPE_CHECKING = False
@@ -64,6 +64,7 @@ ROOM_COOKIE = "ck_room_"  # and the code: one cookie per room joined
 KEY_PARAMETER = "key"
 MEAL_FIELDS = ("challenge_meals", "critic_meal")
 WRITE_FIELDS = ("version", "done", "part")
+MAX_SEAT = 99  # a seat number past any game's players (SQLite's integers end at 2**63)
 _PATH = re.compile(r"/(?:room|api/rooms)/([A-Z2-9]{6})(/[a-z0-9.]+|/players/[0-9]{1,2})?")
 _MEMBER_PATHS = frozenset({None, "/events", "/qr.svg", "/record"})
 
@@ -71,7 +72,8 @@ ROOMS_FULL = f"this score pad has {MAX_ROOMS} rooms open, as many as it keeps: f
 
 
 def no_room(code: str) -> str:
-    return f"no room {code} is open (rooms expire {ROOM_HOURS} hours after their last change)"
+    shown = code[: 2 * CODE_LENGTH]
+    return printable(f"no room {shown} is open (rooms expire {ROOM_HOURS} hours after their last change)")
 
 
 def too_many_streams(limit: int, where: str) -> str:
@@ -501,7 +503,9 @@ def add_rooms(app: FastAPI) -> None:
         return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     @app.put("/api/rooms/{code}/players/{seat}", tags=["rooms"])
-    async def write_player(request: Request, code: str, seat: int) -> Response:
+    async def write_player(
+        request: Request, code: str, seat: int = Path(ge=0, le=MAX_SEAT, description="the player's place, from 0")
+    ) -> Response:
         """One player's meals, and whether they are done, based on the version the phone had.
         A stale version gets 409 with the room as it is now; once all are done the record is scored."""
         hub = _hub(request)
@@ -523,7 +527,7 @@ def add_rooms(app: FastAPI) -> None:
         return JSONResponse(room)
 
     @app.get("/api/rooms/{code}/events", tags=["rooms"])
-    async def room_events(request: Request, code: str, since: int | None = None) -> Response:
+    async def room_events(request: Request, code: str, since: int | None = Query(None, ge=0, le=MAX_ID)) -> Response:
         """Server-sent events: ``room`` with the whole room each time its version rises (``id:`` the
         version), from the version after ``Last-Event-ID`` (or ``since``); ``gone`` when it ends."""
         hub = _hub(request)
