@@ -3,10 +3,12 @@ browser contexts, no token) and the laptop that started the room, against ``crit
 serve`` with an access token on 127.0.0.1.
 
 Each phone opens the room's join address (what its QR code carries), says who it is and
-enters that player's meals; one phone's saved meals appear on the other live; a phone that
+enters that player's meals. One phone's saved meals appear on the other live; a phone that
 loses the network while the server restarts and the other finishes catches up when it is
-back; and once both are done, the result on both phones is the one ``critter-kitchen score`` gives for the
-room's exported record. Nothing is asked of any host but the server.
+back; a change on the laptop to a player's meals that a phone saved meanwhile is refused
+and shows their meals as they are; and once both are done, the result on both phones is
+the one ``critter-kitchen score`` gives for the room's exported record. Nothing is asked of
+any host but the server.
 """
 
 from __future__ import annotations
@@ -164,6 +166,21 @@ def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -
     expect(ben.locator('li[data-seat="0"]')).to_contain_text("done")  # live on the other phone
     meals = sum(len(by.get("Ana", {})) for by in record["challenge_meals"].values())
     expect(ben.locator('li[data-seat="0"]')).to_contain_text(f"{meals} challenge meals, critic meal")
+
+    # the laptop opens Ana's meals too, and starts a change while Ana's phone saves hers again
+    host.locator('li[data-seat="0"] button').click()
+    host.locator('[aria-label="critic meal soup"]').fill("3")
+    ana.get_by_text("Save, still done").click()
+    expect(host.locator("#message")).to_contain_text("Ana's meals were changed on another device")
+    host.get_by_text("Save", exact=True).click()
+    expect(host.locator("#message")).to_have_text(
+        "Ana's meals were changed on another device (now version 3, this change was based on version 2): "
+        "their meals as they are now are shown; make your change again"
+    )
+    soup = record["critic_meals"]["Ana"].get("soup")
+    expect(host.locator('[aria-label="critic meal soup"]')).to_have_value("" if soup is None else str(soup))
+    host.screenshot(path=str(tmp_path / "room-laptop-conflict.png"), full_page=True)
+    host.get_by_text("Not me").click()
 
     ben.locator('li[data-seat="1"] button').click()
     enter_meals(ben, rules, record, "Ben")
