@@ -35,7 +35,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import rooms  # noqa: E402
-from critter_kitchen.web.access import NEED_TOKEN  # noqa: E402
+from critter_kitchen.web.access import NEED_CSRF, NEED_TOKEN, too_many_guesses  # noqa: E402
 from critter_kitchen.web.app import Settings, create_app  # noqa: E402
 from critter_kitchen.web.limits import MAX_ROOMS, ROOM_HOURS, ROOM_WRITE_BYTES  # noqa: E402
 
@@ -145,12 +145,29 @@ def test_the_room_key_opens_that_room_alone(app: Any, owner: TestClient) -> None
     for answer in refused:
         assert answer.status_code == 401, answer.request.url
     assert refused[0].json() == {"errors": [NEED_TOKEN]}
+    forged = member.put(
+        f"/api/rooms/{code}/players/0",
+        json={"version": 1, "done": False, "part": rooms.empty_part()},
+        headers={"X-CSRF-Token": "another-site-cannot-read-the-cookie"},
+    )
+    assert (forged.status_code, forged.json()) == (403, {"errors": [NEED_CSRF]})
     stranger = TestClient(app)
     wrong = stranger.get(f"/room/{code}?key=not-the-key", follow_redirects=False)
     assert wrong.status_code == 401 and "ck_room" not in wrong.headers.get("set-cookie", "")
     assert stranger.get(f"/api/rooms/{code}").status_code == 401
     # a room's key for another room's code
     assert stranger.get(f"/room/{other['code']}?key={made['key']}", follow_redirects=False).status_code == 401
+
+
+def test_wrong_room_keys_are_held_back_as_wrong_tokens_are(app: Any, owner: TestClient) -> None:
+    made = open_room(owner)
+    stranger = TestClient(app)
+    answers = [stranger.get(f"/room/{made['code']}?key=guess-{i}", follow_redirects=False) for i in range(11)]
+    assert [a.status_code for a in answers] == [401] * 10 + [429]
+    assert f"<p>{too_many_guesses(1)}</p>" in answers[-1].text  # a page: the message in HTML
+    assert too_many_guesses(1) == "too many wrong access tokens from this address: wait 1 s before trying again"
+    right = stranger.get(made["join"].replace("http://testserver", ""), follow_redirects=False)
+    assert right.status_code == 429  # unchecked until the address may guess again
 
 
 # --- versions: no write silently overwrites another ---------------------------------------------

@@ -178,9 +178,11 @@ class Guard:
             return
         if self.token is not None and not self._is_authorised(bearer, cookies.get(SESSION_COOKIE)):
             key = next((v for k, v in query if k == "key"), None)
+            if key is not None and await self._held_back(scope, send, path):  # a room's key is guessed as a token is
+                return
             member = bearer is None and self.rooms is not None and self.rooms(path, key, cookies, scope["method"])
             if not member:  # a room's key opens that room alone (see rooms.py)
-                if bearer is not None:
+                if bearer is not None or key is not None:
                     self.guesses.failed(_client(scope))
                 await _refuse(send, path, 401, WRONG_TOKEN if bearer is not None else NEED_TOKEN, login=True)
                 return
