@@ -631,7 +631,7 @@ def test_a_database_of_the_first_version_migrates(tmp_path: Path) -> None:
 
     store = Store(path)
 
-    assert store.version() == len(MIGRATIONS) == 3
+    assert store.version() == len(MIGRATIONS) == 4
     assert [g.id for g in store.games(player="ben")] == [1]
     assert store.games_of("Ana")[0].result == json.loads(result)
     with sqlite3.connect(path) as db:
@@ -651,7 +651,7 @@ def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         Store(path)
     assert str(caught.value) == (
-        f"{path}: the games database has schema version 99, newer than this critter-kitchen knows (3): "
+        f"{path}: the games database has schema version 99, newer than this critter-kitchen knows ({len(MIGRATIONS)}): "
         "use a newer critter-kitchen"
     )
 

@@ -43,7 +43,7 @@ from .limits import BODY_SECONDS, CLIENTS_TRACKED, GUESS_SECONDS, GUESSES_AT_ONC
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, MutableMapping
+    from collections.abc import Awaitable, Callable, Mapping, MutableMapping
     from typing import Any
 
     Scope = MutableMapping[str, Any]
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     Receive = Callable[[], Awaitable[Message]]
     Send = Callable[[Message], Awaitable[None]]
     ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+    # whether a request without the token may go on: path, ?key=, cookies, method
+    RoomAccess = Callable[[str, str | None, Mapping[str, str], str], bool]
 
 SESSION_COOKIE = "ck_session"
 CSRF_COOKIE = "ck_csrf"
@@ -142,6 +144,7 @@ class Guard:
         trusted_hosts: frozenset[str] | None = None,
         guesses: Guesses | None = None,
         body_seconds: float = BODY_SECONDS,
+        rooms: RoomAccess | None = None,
     ) -> None:
         self.app = app
         self.token = token
@@ -150,6 +153,7 @@ class Guard:
         self.trusted_hosts = trusted_hosts
         self.guesses = guesses if guesses is not None else Guesses()
         self.body_seconds = body_seconds
+        self.rooms = rooms  # who may use a game room without the token (see rooms.py)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):  # lifespan
@@ -173,10 +177,15 @@ class Guard:
         if self.token is not None and bearer is not None and await self._held_back(scope, send, path):
             return
         if self.token is not None and not self._is_authorised(bearer, cookies.get(SESSION_COOKIE)):
-            if bearer is not None:
-                self.guesses.failed(_client(scope))
-            await _refuse(send, path, 401, WRONG_TOKEN if bearer is not None else NEED_TOKEN, login=True)
-            return
+            key = next((v for k, v in query if k == "key"), None)
+            if key is not None and await self._held_back(scope, send, path):  # a room's key is guessed as a token is
+                return
+            member = bearer is None and self.rooms is not None and self.rooms(path, key, cookies, scope["method"])
+            if not member:  # a room's key opens that room alone (see rooms.py)
+                if bearer is not None or key is not None:
+                    self.guesses.failed(_client(scope))
+                await _refuse(send, path, 401, WRONG_TOKEN if bearer is not None else NEED_TOKEN, login=True)
+                return
         body = await self._body(scope, receive, send, headers, path)
         if body is None:
             return

@@ -23,6 +23,7 @@ from ..loading.records import MAX_NAME
 from . import openapi
 from .access import Guard, error_body
 from .limits import CREDITS_KEPT, ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
+from .rooms import RoomHub, add_rooms
 from .scoring import Rulesets, Scored, messages, score_body
 from .stats import Credits, card_stats, player_stats, winners_of
 from .store import MAX_ID, Store
@@ -65,11 +66,17 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.rulesets = Rulesets(settings.packs)
     app.state.credits = Credits(app.state.rulesets, CREDITS_KEPT)
     app.state.engine = EnginePool(settings.engine_workers, settings.engine_queue, settings.engine_seconds)
+    app.state.rooms = rooms = RoomHub(app.state.store)
     app.add_middleware(
-        Guard, token=settings.token, body_limit=settings.body_limit, trusted_hosts=settings.trusted_hosts
+        Guard,
+        token=settings.token,
+        body_limit=settings.body_limit,
+        trusted_hosts=settings.trusted_hosts,
+        rooms=rooms.admits,
     )
     _add_error_handlers(app)
     _add_api(app)
+    add_rooms(app)
     _add_pages(app)
     app.openapi = lambda: openapi.described(app)  # type: ignore[method-assign]
     return app

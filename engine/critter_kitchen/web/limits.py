@@ -45,3 +45,12 @@ MIN_TOKEN = 16  # characters of a token given with --token or CRITTER_KITCHEN_TO
 GUESSES_AT_ONCE = 10  # wrong tokens one client address may send before it is slowed down
 GUESS_SECONDS = 1.0  # then one more guess is allowed for each this many seconds
 CLIENTS_TRACKED = 4096  # client addresses whose wrong guesses are remembered (the oldest forgotten first)
+
+# --- game rooms: one game entered from several phones (see rooms.py) ---------------------
+
+MAX_ROOMS = 32  # rooms open at once; past it a new room gets 503 until one expires or ends
+ROOM_HOURS = 12  # a room nobody has written to for this long expires (and is forgotten)
+ROOM_STREAMS = 16  # live streams of one room at once (7 players, a phone and a laptop each, and spare)
+STREAMS_TOTAL = 64  # live streams in all rooms: a third of MAX_CONNECTIONS, so the rest still get in
+STREAM_PING_SECONDS = 15.0  # a stream with no news sends a comment this often (a dead phone is found)
+ROOM_WRITE_BYTES = 64 * 1024  # bytes of one player's meals as sent (a whole 7-player game is ~10 KiB)

@@ -126,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 _announce(addresses(args.host, port, settings.token), settings.db, generated)
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.state.rooms.close()  # the game rooms' live streams end, or stopping would wait for them
+            await super().shutdown(sockets)
+
     listening = listen(args.host, args.port)  # bound here, so a taken address is this command's message
     config = uvicorn.Config(app, host=args.host, port=args.port, **server_limits(connection_cap()))
     server = Server(config)

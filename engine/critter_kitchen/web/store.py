@@ -54,6 +54,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE game_players ADD COLUMN folded TEXT NOT NULL DEFAULT '';
     UPDATE game_players SET folded = casefold(name);
     """,
+    # 4: game rooms (rooms.py): a game's setup entered from several phones, each player's
+    # meals with their own version, the room's version numbering its live updates
+    """
+    CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        room_key TEXT NOT NULL,
+        setup TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        result TEXT,
+        problems TEXT,
+        created TEXT NOT NULL,
+        expires REAL NOT NULL
+    );
+    CREATE TABLE room_players (
+        code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        done INTEGER NOT NULL,
+        part TEXT NOT NULL,
+        PRIMARY KEY (code, seat)
+    );
+    """,
 )
 VERSION = len(MIGRATIONS)
 BUSY_MS = 30_000  # a writer waits this long for another's commit before giving up
