@@ -20,10 +20,10 @@ What "without the card" means, per kind (decisions, said in the report's notes):
 from __future__ import annotations
 
 import copy
-from collections import Counter
 
 from ..errors import InputError
 from ..loading.records import read_record
+from ..stages.credit import rescored_without as rescore_game
 from ..stages.runner import score_game
 
 TYPE_CHECKING = False
@@ -41,38 +41,14 @@ MAX_REPAIRS = 64  # rounds of dropping refused meals before giving up (each drop
 def rescored_without(ruleset: Ruleset, record: dict[str, Any], game: Game, card_id: str) -> Result:
     """The game scored without card ``card_id``: ``game`` is ``record`` as read (and scored).
 
-    The one place that chooses the path: the engine's rescoring takes out cards on the table
-    and held cards (``score_without``), and the meals of a challenge card, which keeps its
-    place (``score_without_meals``); both answer as the plain path does
+    The one place that chooses the path: the engine's rescoring (``stages.credit``), or the
+    plain path, the record without the card read and scored again; both answer alike
     (tests/test_rescore_is_scoring_without.py, tests/test_rescore_paths_agree.py,
     tests/test_simulate_paths_agree.py).
     """
     if FAST_RESCORING:
-        from ..api import score_without as rescore
-        from ..api import score_without_meals
-
-        if ruleset.card_kinds[ruleset.cards[card_id].kind] == "cards.challenges":
-            return score_without_meals(game, [card_id], "<simulated>")
-        return rescore(game, [card_id], "<simulated>")
+        return rescore_game(ruleset, game, card_id)
     return score_without(ruleset, record, card_id)
-
-
-def credited(ruleset: Ruleset, result: Result, again: Result, card_id: str) -> tuple[int, int]:
-    """The awards and stars a game (``result``) credits to card ``card_id``, ``again`` being the
-    game scored without it (:func:`rescored_without`): for a challenge card, what its meals
-    earned (its awards are given by the rules card, naming the meal): the awards the game gives
-    that the game without its meals does not, and the game's stars less those without them;
-    for any other card, its own awards and their stars."""
-    if ruleset.card_kinds[ruleset.cards[card_id].kind] == "cards.challenges":
-        gone = Counter(award_key(a) for a in result.awards) - Counter(award_key(a) for a in again.awards)
-        stars = sum(p.stars for p in result.game.players) - sum(p.stars for p in again.game.players)
-        return sum(gone.values()), stars
-    own = [a for a in result.awards if a.card == card_id]
-    return len(own), sum(a.stars for a in own)
-
-
-def award_key(award: Any) -> tuple[str, str, int, str, str, int | None]:
-    return (award.player, award.stage, award.stars, award.card, award.reason, award.value)
 
 
 def score_without(ruleset: Ruleset, record: dict[str, Any], card_id: str) -> Result:

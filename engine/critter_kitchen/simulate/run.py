@@ -169,8 +169,9 @@ def total_stars(rs: Ruleset, record: dict[str, Any]) -> int:
 def tally_game(rs: Ruleset, summary: Summary, record: dict[str, Any]) -> None:
     """Score the game, then again without each card in play, and count what each card did."""
     from ..loading.records import read_record
+    from ..stages.credit import credited
     from ..stages.runner import score_game
-    from .paired import credited, rescored_without
+    from .paired import rescored_without
 
     result = score_game(read_record(rs, record, "<simulated>"))
     summary.add_game(result, [s.name for s in rs.stages])

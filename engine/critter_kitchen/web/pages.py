@@ -286,15 +286,6 @@ def pack_list(text: str) -> list[str]:
     return [p for p in (part.strip() for part in text.split(",")) if p]
 
 
-def record_pack_ids(data: Any) -> list[str]:
-    """The pack ids a record names, read as a record's ``packs`` are; none if they are malformed
-    (for a kept game, whose record was read when it was kept)."""
-    from ..loading.records import pack_ids
-
-    packs = data.get("packs") if isinstance(data, dict) else None
-    return list(pack_ids(packs, "record")[0]) if packs is not None else []
-
-
 def problems_json(problems: list[Problem]) -> list[dict[str, str]]:
     """Each problem in the engine's words: at its record path, or with its file's place when it has none."""
     return [{"where": p.where, "message": problem_words(p), "code": p.code} for p in problems]
@@ -442,6 +433,7 @@ def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
     either when it cannot be scored again here (a pack it needs is gone, a card fails)."""
     from ..api import score_record
     from ..errors import EvaluationError
+    from .scoring import record_pack_ids
 
     try:
         rules = rulesets(tuple(record_pack_ids(record)))

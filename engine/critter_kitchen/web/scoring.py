@@ -103,3 +103,12 @@ def effects_as_problems(source: str) -> Iterator[None]:
 def messages(error: InputError) -> list[str]:
     """An error's problems as ``score --format json`` gives them for a record of a batch."""
     return [p.format() for p in error.problems]
+
+
+def record_pack_ids(data: Any) -> list[str]:
+    """The pack ids a record names, read as a record's ``packs`` are; none if they are malformed
+    (for a kept game, whose record was read when it was kept)."""
+    from ..loading.records import pack_ids
+
+    packs = data.get("packs") if isinstance(data, dict) else None
+    return list(pack_ids(packs, "record")[0]) if packs is not None else []

@@ -3,7 +3,7 @@
 Every figure comes from what the engine answered when the game was saved (its standings
 and awards) and from which cards the record put in play, but one: what a challenge card's
 meals earned (the rules card gives those awards), which the balance lab's rule credits to
-the card (``simulate.paired.credited``: the game scored again without its meals). The
+the card (``stages.credit``: the game scored again without its meals). The
 pages and the JSON API both show these, so they cannot disagree.
 """
 
@@ -164,20 +164,20 @@ def per_stage_totals(result: Any) -> dict[str, dict[str, int]]:
 
 def challenge_credit(rulesets: Any, record: Any) -> dict[str, tuple[int, int]]:
     """Card id -> (awards, stars) that a kept game's challenge cards' meals earned, as the
-    balance lab credits them (``simulate.paired.credited``); none when the game cannot be
+    balance lab credits them (``stages.credit``); none when the game cannot be
     scored again here (a pack it needs is gone, a card fails)."""
     from ..errors import EvaluationError, InputError
     from ..loading.records import read_record
-    from ..simulate.paired import credited, rescored_without
+    from ..stages.credit import credited, rescored_without
     from ..stages.runner import score_game
-    from .pages import record_pack_ids
+    from .scoring import record_pack_ids
 
     try:
         rules = rulesets(tuple(record_pack_ids(record)))
         result = score_game(read_record(rules, record, "record"))
         challenges = {card.id for meals in result.game.challenges.values() for card in meals}
         game = result.game
-        return {cid: credited(rules, result, rescored_without(rules, record, game, cid), cid) for cid in challenges}
+        return {cid: credited(rules, result, rescored_without(rules, game, cid), cid) for cid in challenges}
     except (InputError, EvaluationError):
         return {}
 
