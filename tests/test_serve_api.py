@@ -33,8 +33,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import access  # noqa: E402
 from critter_kitchen.web.app import Settings, create_app  # noqa: E402
+from critter_kitchen.web.pages import NAMES_ASKED  # noqa: E402
 from critter_kitchen.web.server import address, addresses, listen, settings_for  # noqa: E402
-from critter_kitchen.web.store import MIGRATIONS, Store, StoreError, default_path  # noqa: E402
+from critter_kitchen.web.store import MIGRATIONS, Store, StoreError, default_path, folded  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -631,7 +632,7 @@ def test_a_database_of_the_first_version_migrates(tmp_path: Path) -> None:
 
     store = Store(path)
 
-    assert store.version() == len(MIGRATIONS) == 4
+    assert store.version() == len(MIGRATIONS) == 5
     assert [g.id for g in store.games(player="ben")] == [1]
     assert store.games_of("Ana")[0].result == json.loads(result)
     with sqlite3.connect(path) as db:
@@ -641,6 +642,37 @@ def test_a_database_of_the_first_version_migrates(tmp_path: Path) -> None:
             ("Ben", 2, 16),
         ]
     assert store.integrity() == "ok"
+
+
+def test_names_kept_folded_by_case_alone_are_folded_again_for_look_alikes(tmp_path: Path) -> None:
+    path = str(tmp_path / "v4.sqlite3")
+    Store(path, MIGRATIONS[:4])
+    result = json.loads((GOLDEN / "two-players.json").read_text(encoding="utf-8"))
+    result["standings"][0]["name"] = "Аna"  # a Cyrillic А
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO games (created, record, result) VALUES ('2026-01-01T00:00:00Z', '{}', ?)",
+            (json.dumps(result),),
+        )
+        db.execute("INSERT INTO game_players VALUES (1, 'Аna', 1, 18, 'аna'), (1, 'Ben', 2, 16, 'ben')")
+
+    store = Store(path)
+
+    assert folded("Аna") == folded("ＡＮＡ") == folded("ana") == "ana"
+    assert [g.id for g in store.games(player="an")] == [1]  # found by its Latin look-alike
+    assert store.spelling("ana") == "Аna"
+    assert store.spelling("Аna") is None  # known as it is
+    assert store.spelling("Cy") is None  # like no known name
+    assert store.known_players() == [("Ben", "ben"), ("Аna", "ana")]
+
+
+def test_names_typed_on_the_new_game_page_are_compared_with_the_known_ones(client: TestClient) -> None:
+    assert client.post("/api/games", json=base_record()).status_code == 201
+    answer = client.get("/ui/names", params=[("name", "ana"), ("name", "Ana"), ("name", "Zed"), ("name", " ")])
+    assert answer.json() == {"like": ["Ana", None, None, None]}
+    assert len(client.get("/ui/names", params=[("name", "ana")] * 40).json()["like"]) == NAMES_ASKED
+    assert client.get("/new?again=99").status_code == 404  # no such game to play again
+    assert client.get("/new?again=x").status_code == 404
 
 
 def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:

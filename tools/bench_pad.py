@@ -24,6 +24,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -252,22 +253,21 @@ def result(pad: Pad) -> str:
 
 
 def rematch(pad: Pad, record: dict[str, Any]) -> None:
-    """From the kept game's page, a new game with the same players and packs (the cards are dealt anew)."""
-    pad.tap(pad.page.locator("a.button", has_text="New game"))
-    pad.at("players[0].name").wait_for()
-    for pack in record.get("packs", []):
-        pad.tick(f'#packs input[value="{pack}"]')
-    players = record["players"]
-    while pad.page.locator("#players .player").count() < len(players):
-        pad.tap("#add-player")
-    for i, p in enumerate(players):
-        pad.type_into(pad.at(f"players[{i}].name"), p["name"])
+    """From the kept game's page, "Play again": the same players and packs again (the cards are dealt anew)."""
+    pad.tap("#play-again")
+    pad.page.wait_for_url(re.compile(r"/new(\?|$)"))
+    first = record["players"][0]["name"]
+    pad.page.wait_for_function(
+        "name => (document.querySelector('[data-where=\"players[0].name\"]') || {}).value === name", arg=first
+    )
 
 
 def rematch_is_set(pad: Pad, record: dict[str, Any]) -> bool:
     names = [pad.at(f"players[{i}].name").input_value() for i in range(len(record["players"]))]
     packs = pad.page.locator("#packs input:checked").evaluate_all("els => els.map(e => e.value)")
-    return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", []))
+    owners = [(i, p["restaurateur"]) for i, p in enumerate(record["players"]) if "restaurateur" in p]
+    held = all(pad.at(f"players[{i}].restaurateur").input_value() == r for i, r in owners)
+    return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", [])) and held
 
 
 # --- the page's weight --------------------------------------------------------------------
@@ -496,7 +496,8 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             ),
             "taps_max_per_phone": NEEDS_GAME_ROOM,
             "rematch_taps": (
-                "from the kept game's page: New game, then the players added and typed again (the pad keeps none)"
+                "from the kept game's page: Play again, which opens a new game with the same players in the same "
+                "order, their restaurateurs and the same packs (the cards are dealt anew)"
             ),
             "meal_stars_p95_ms": (
                 "the pad shows no meal's stars, only the whole game's standings in its status bar once the record "

@@ -21,7 +21,7 @@ import os
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -40,6 +40,9 @@ MAX_IMPORT = 2 * 1024 * 1024  # characters of an imported record, the limit a re
 MAX_ID_DIGITS = 19  # a game id is an SQLite row id
 MAX_NAME = 100  # characters of a player's name, as records allow
 HISTORY_PAGE = 100  # games a page of the history lists
+NAMES_ASKED = 16  # names /ui/names compares with the known ones in one request (7 players and spare)
+# what "Play again" keeps of each player: who they are, not what they did in the game
+NOT_AGAIN = ("kept", "counters", "automated")
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -75,8 +78,24 @@ def history_page(request: Request, player: str = "") -> Response:
 
 
 @router.get("/new", response_class=HTMLResponse, include_in_schema=False)
-async def new_game_page(request: Request) -> Response:
-    return page(request, "new.html", packs=await engine(request, pack_choices, request.app.state.settings))
+async def new_game_page(request: Request, again: str = "") -> Response:
+    """The new-game page, with the players the pad knows; ``again`` (a kept game's id): set up
+    as that game was, the same players in the same order with what they held, and the same packs."""
+    game = await run_in_threadpool(kept_game, request, again) if again else None
+    if again and game is None:
+        return page(request, "missing.html", status=404, what=f"No game {again} is kept to play again.")
+    known = await run_in_threadpool(request.app.state.store.known_players)
+    packs = await engine(request, pack_choices, request.app.state.settings)
+    return page(request, "new.html", packs=packs, known=[name for name, _ in known], again=again_setup(game))
+
+
+def again_setup(game: Any) -> dict[str, Any] | None:
+    """A rematch's setup: the kept game's packs and players (each as they sat, with what they held)."""
+    if game is None:
+        return None
+    record = game.record
+    players = [{k: v for k, v in p.items() if k not in NOT_AGAIN} for p in record.get("players", [])]
+    return {"packs": list(record.get("packs", [])), "players": players}
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -139,6 +158,14 @@ async def ui_cards(request: Request, packs: str = "") -> Response:
     """What the game-entry page needs of the rules of ``packs`` (ids, comma-separated): the
     card slots, the rounds, courses and tokens, and every loaded card with its text."""
     return await engine(request, cards_answer, request.app.state.rulesets, pack_list(packs))
+
+
+@router.get("/ui/names", include_in_schema=False)
+def ui_names(request: Request, name: list[str] = Query([])) -> Response:  # noqa: B008
+    """For each name typed, the known spelling it folds to (the store's ``folded``) when it is
+    not itself a known name, else null: "ana" and "Αna" are flagged before they make two players."""
+    store = request.app.state.store
+    return JSONResponse({"like": [store.spelling(n) if n.strip() else None for n in name[:NAMES_ASKED]]})
 
 
 def cards_answer(rulesets: Any, packs: list[str]) -> Response:

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import stat
+import unicodedata
 from dataclasses import dataclass
 
 TYPE_CHECKING = False
@@ -77,8 +78,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (code, seat)
     );
     """,
+    # 5: the folded names again, folded now by folded() (look-alike letters and width too, so a
+    # name typed with a Cyrillic "а" or a full-width "Ａ" is found, and flagged on the new-game page)
+    """
+    UPDATE game_players SET folded = casefold(name);
+    """,
 )
 VERSION = len(MIGRATIONS)
+KNOWN_PLAYERS = 50  # names the new-game page offers as chips, the most recent first
 BUSY_MS = 30_000  # a writer waits this long for another's commit before giving up
 MAX_ID = (1 << 63) - 1  # SQLite's largest row id
 
@@ -165,7 +172,7 @@ class Store:
                 game_id = int(cursor.lastrowid or 0)
                 db.executemany(
                     "INSERT INTO game_players (game_id, name, rank, stars, folded) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, s["name"], s["rank"], s["stars"], s["name"].casefold()) for s in result["standings"]],
+                    [(game_id, s["name"], s["rank"], s["stars"], folded(s["name"])) for s in result["standings"]],
                 )
                 db.execute("COMMIT")
             except BaseException:
@@ -219,6 +226,27 @@ class Store:
             while rows := cursor.fetchmany(256):
                 yield from map(_stored, rows)
 
+    def known_players(self, limit: int = KNOWN_PLAYERS) -> list[tuple[str, str]]:
+        """The names of the kept games' players, each with its folded form, the most recently
+        kept first (a name of several games by its last)."""
+        with self._connection() as db:
+            rows = db.execute(
+                "SELECT name, folded FROM game_players GROUP BY name ORDER BY max(game_id) DESC, name LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [(str(name), str(fold)) for name, fold in rows]
+
+    def spelling(self, name: str) -> str | None:
+        """The known name (of the most recent game) that ``name`` folds to but is not, or None
+        when ``name`` is known as it is or folds to no known name."""
+        with self._connection() as db:
+            if db.execute("SELECT 1 FROM game_players WHERE name = ? LIMIT 1", (name,)).fetchone():
+                return None
+            row = db.execute(
+                "SELECT name FROM game_players WHERE folded = ? ORDER BY game_id DESC LIMIT 1", (folded(name),)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
     def count(self, player: str | None = None) -> int:
         """How many games :meth:`games` lists with ``player``, over every page."""
         where, args = _player_filter(player)
@@ -259,11 +287,29 @@ def _player_filter(player: str | None) -> tuple[str, tuple[Any, ...]]:
     """The WHERE clause (and its argument) keeping games with a player whose name holds ``player``."""
     if not player:
         return "", ()
-    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(folded, ?) > 0)", (player.casefold(),)
+    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(folded, ?) > 0)", (folded(player),)
+
+
+# Letters of other scripts drawn like Latin ones, each as the Latin letter it passes for (after
+# case folding): two players whose names differ only by these are the same name to the pad.
+LOOK_ALIKES = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q",
+        "ԝ": "w", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ı": "i",
+    }
+)  # fmt: skip
+
+
+def folded(name: str) -> str:
+    """A player's name as the store compares names: compatibility forms (full-width letters,
+    ligatures) made plain, case folded, and look-alike letters of other scripts made Latin."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(LOOK_ALIKES)
 
 
 def _casefold(text: Any) -> Any:
-    return text.casefold() if isinstance(text, str) else text
+    return folded(text) if isinstance(text, str) else text
 
 
 def _check_path(path: str) -> None:

@@ -437,13 +437,14 @@
       const row = h("div", {class: "player field"},
         h("div", {class: "line"},
           h("span", {class: "seat"}, String(i + 1)),
-          input(p.name, (v) => { p.name = v; }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
+          input(p.name, (v) => { p.name = v; renderKnown(); names(); }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
           h("button", {type: "button", title: "move up", "aria-label": "move up", disabled: i === 0, onclick: () => move(i, -1)}, "↑"),
           h("button", {type: "button", title: "move down", "aria-label": "move down", disabled: i === S.players.length - 1, onclick: () => move(i, 1)}, "↓"),
           h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => {
             undoable("Removed " + (p.name || "player " + (i + 1)));
             S.players.splice(i, 1); renderAll(); changed();
           }}, "✕")),
+        h("p", {class: "warn", "data-like": i, hidden: true}),
         err(path(where, "name")), err(where));
       if (R.max_automated > 0) {
         row.append(h("label", {class: "choice"}, h("input", {type: "checkbox", checked: !!p.automated, onchange: (e) => {
@@ -470,7 +471,46 @@
       box.append(row);
     });
     $("#add-player").disabled = S.players.length >= R.max_players;
+    renderKnown();
+    names();
   }
+
+  // The players the pad knows (the kept games' players, the most recent first): a tap puts one
+  // in the first empty seat, or in a new seat when every seat has a name.
+  const setupData = (key) => JSON.parse($("#setup-data").dataset[key] || "null");
+  function renderKnown() {
+    const taken = new Set(S.players.map((p) => p.name));
+    const box = $("#known");
+    box.replaceChildren(...(setupData("known") || []).filter((n) => !taken.has(n)).map((n) =>
+      h("button", {type: "button", class: "chip", "data-known": n, onclick: () => seat(n)}, n)));
+    box.hidden = !box.children.length;
+  }
+  function seat(name) {
+    let p = S.players.find((q) => !q.automated && q.name.trim() === "");
+    if (!p) {
+      if (S.players.length >= R.max_players) return;
+      p = player(S.next++);
+      S.players.push(p);
+    }
+    p.name = name;
+    renderAll();
+    changed();
+  }
+  // A name that folds (as the store folds names) to a known name it is not — "ana" for "Ana",
+  // a Cyrillic "а" for a Latin "a" — is flagged at its field, with a tap to use the known one.
+  const names = debounce(async () => {
+    const typed = S.players.map((p) => p.name);
+    const answer = await call("GET", "/ui/names?" + typed.map((n) => "name=" + encodeURIComponent(n)).join("&"));
+    if (!answer.ok || JSON.stringify(typed) !== JSON.stringify(S.players.map((p) => p.name))) return;
+    answer.data.like.forEach((known, i) => {
+      const box = document.querySelector(`#players [data-like="${i}"]`);
+      if (!box) return;
+      box.hidden = known === null;
+      box.replaceChildren(...(known === null ? [] : [
+        "Looks like " + known + ", a player the pad knows: two spellings would be two players in the statistics. ",
+        h("button", {type: "button", class: "use-known", onclick: () => { S.players[i].name = known; renderAll(); changed(); }}, "Use " + known)]));
+    });
+  }, 200);
 
   function move(i, by) {
     const [p] = S.players.splice(i, 1);
@@ -791,10 +831,28 @@
     if (await rules()) { renderAll(); changed(); }
   }
 
+  // A room started with the setup entered: each player then enters their meals on their own phone.
+  async function startRoom() {
+    const setup = record();
+    delete setup.challenge_meals;
+    delete setup.critic_meals;
+    $("#room-errors").textContent = "";
+    const answer = await call("POST", "/api/rooms", setup);
+    if (answer.status === 201 && answer.data && answer.data.code) {
+      localStorage.removeItem(DRAFT);
+      location.href = "/room/" + encodeURIComponent(answer.data.code);
+      return;
+    }
+    const errors = (answer.data && (answer.data.errors || answer.data.detail)) || ["the room was not started (" + answer.status + ")"];
+    $("#room-errors").textContent = [].concat(errors).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join("\n");
+  }
+
   async function start() {
+    const again = setupData("again");
     try {
       const saved = JSON.parse(localStorage.getItem(DRAFT) || "null");
-      if (saved && saved.S && Array.isArray(saved.S.players)) { S = saved.S; step = saved.step || "game"; shown = saved.shown; }
+      if (again) { S = load(again); step = "game"; shown = null; history.replaceState(null, "", "/new"); }
+      else if (saved && saved.S && Array.isArray(saved.S.players)) { S = saved.S; step = saved.step || "game"; shown = saved.shown; }
     } catch (e) { localStorage.removeItem(DRAFT); }
     if (!(await rules())) { S = fresh(); if (!(await rules())) return; }
     renderAll();
@@ -803,6 +861,7 @@
     $("#to-meals").addEventListener("click", () => go("meals"));
     $("#to-save").addEventListener("click", () => go("save"));
     $("#save").addEventListener("click", save);
+    $("#start-room").addEventListener("click", startRoom);
     $("#import").addEventListener("change", importFile);
     $("#start-over").addEventListener("click", async () => {
       undoable("Started over");

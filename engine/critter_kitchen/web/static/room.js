@@ -6,6 +6,7 @@
   const root = document.getElementById("room");
   const code = root.dataset.code;
   const seatKey = "ck-room-" + code + "-seat";
+  const keptKey = "ck-room-" + code + "-kept";  // the id of the game this room was kept as
   let room = null;      // the room as last received
   let rules = null;     // what the rules of the room's packs need (/ui/cards)
   let seat = localStorage.getItem(seatKey) === null ? null : Number(localStorage.getItem(seatKey));
@@ -70,12 +71,37 @@
       out.replaceChildren(h("h2", {}, "Result"), h("p", {class: "winner"}, "Winner: " + room.result.winner),
         h("table", {class: "result"}, h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), h("th", {}, "Stars"))),
           h("tbody", {}, room.result.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.name), h("td", {}, s.stars))))));
+      if (room.complete) out.append(keeping());
     } else if (room.problems) {
       out.replaceChildren(h("h2", {}, "Problems to fix"), h("ul", {class: "problems"}, room.problems.map((m) => h("li", {}, m))));
     } else {
       const waiting = room.players.filter((p) => !p.done).map((p) => p.name);
       out.replaceChildren(h("p", {class: "hint"}, "Waiting for " + waiting.join(", ") + "."));
     }
+  }
+
+  // "Keep this game": the room's record saved to the history through the games API, once; the
+  // button is gone from the first tap, and the kept game's id is remembered for the room.
+  let keepingNow = false;
+  function keeping() {
+    const kept = localStorage.getItem(keptKey);
+    if (kept !== null) return h("p", {id: "kept"}, h("a", {href: "/games/" + encodeURIComponent(kept)}, "Kept as game " + kept));
+    return h("p", {class: "actions"}, h("button", {type: "button", class: "primary", id: "keep", disabled: keepingNow, onclick: keep}, "Keep this game"));
+  }
+  async function keep() {
+    if (keepingNow || localStorage.getItem(keptKey) !== null) return;
+    keepingNow = true;
+    $("keep").disabled = true;
+    const record = await call("GET", "/api/rooms/" + code + "/record");
+    const answer = record.ok ? await call("POST", "/api/games", record.data) : record;
+    keepingNow = false;
+    if (answer.status === 201 && answer.data && answer.data.id !== undefined) {
+      localStorage.setItem(keptKey, String(answer.data.id));
+      render();
+      return;
+    }
+    say(((answer.data && (answer.data.errors || answer.data.detail)) || ["the game was not kept (" + answer.status + ")"]).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join(" "));
+    render();
   }
 
   function choose(s) {
