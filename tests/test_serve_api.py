@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
 from critter_kitchen.cli import main  # noqa: E402
 from critter_kitchen.web import access  # noqa: E402
 from critter_kitchen.web.app import Settings, create_app  # noqa: E402
-from critter_kitchen.web.pages import NAMES_ASKED  # noqa: E402
+from critter_kitchen.web.pages import NAMES_ASKED, again_setup  # noqa: E402
 from critter_kitchen.web.server import address, addresses, listen, settings_for  # noqa: E402
 from critter_kitchen.web.store import MIGRATIONS, Store, StoreError, default_path, folded  # noqa: E402
 
@@ -673,6 +673,25 @@ def test_names_typed_on_the_new_game_page_are_compared_with_the_known_ones(clien
     assert len(client.get("/ui/names", params=[("name", "ana")] * 40).json()["like"]) == NAMES_ASKED
     assert client.get("/new?again=99").status_code == 404  # no such game to play again
     assert client.get("/new?again=x").status_code == 404
+
+
+def test_play_again_keeps_who_played_and_the_packs_not_what_they_did() -> None:
+    from types import SimpleNamespace
+
+    record = {
+        "packs": ["solo"],
+        "players": [
+            {"name": "Ana", "restaurateur": "r", "kept": {"round3": 5}, "counters": {"x": 1}},
+            {"name": "Bot", "automated": {"stars": 30, "critic_quality": 20}},
+        ],
+        "cards": {"critic": "c"},
+        "challenge_meals": {},
+    }
+    assert again_setup(SimpleNamespace(record=record)) == {
+        "packs": ["solo"],
+        "players": [{"name": "Ana", "restaurateur": "r"}, {"name": "Bot", "automated": {}}],
+    }
+    assert again_setup(None) is None
 
 
 def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:

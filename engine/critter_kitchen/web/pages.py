@@ -94,7 +94,12 @@ def again_setup(game: Any) -> dict[str, Any] | None:
     if game is None:
         return None
     record = game.record
-    players = [{k: v for k, v in p.items() if k not in NOT_AGAIN} for p in record.get("players", [])]
+    players = []
+    for p in record.get("players", []):
+        again = {k: v for k, v in p.items() if k not in NOT_AGAIN}
+        if "automated" in p:
+            again["automated"] = {}  # still an automated rival, its stars and quality for the new game
+        players.append(again)
     return {"packs": list(record.get("packs", [])), "players": players}
 
 
