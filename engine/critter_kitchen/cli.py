@@ -3,6 +3,7 @@ errors and standard output's failures turned into messages and exit statuses."""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
@@ -25,14 +26,22 @@ from .errors import CritterError, InputError, UsageError, printable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Sequence
     from typing import Any
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import argparse
+class _Version(argparse.Action):
+    """``--version``: the version and which build runs (compiled or pure Python: build.py),
+    worked out only when asked (it imports the planner)."""
 
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from .build import kind
+
+        sys.stdout.write(f"{parser.prog} {__version__}, {kind()}\n")  # as argparse's own version action
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     from .commands import cards, packs, plan, score, serve, simulate, validate
 
     formatter = formatter_class()
@@ -41,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=formatter,
         description="Score recorded games of Critter Kitchen and check card packs, from card data.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the build, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in (score, validate, cards, packs, plan, serve, simulate):  # in the order the help lists them
         command.add_parser(commands, formatter)
