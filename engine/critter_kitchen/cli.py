@@ -3,7 +3,6 @@ errors and standard output's failures turned into messages and exit statuses."""
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
@@ -26,22 +25,30 @@ from .errors import CritterError, InputError, UsageError, printable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
     from typing import Any
 
 
-class _Version(argparse.Action):
-    """``--version``: the version and which build runs (compiled or pure Python: build.py),
-    worked out only when asked (it imports the planner)."""
+def _version_action() -> type[argparse.Action]:
+    """``--version``'s action: the version and which build runs (compiled or pure Python:
+    build.py), worked out only when asked (it imports the planner). Made here, not at the top
+    of the module: a cold ``score`` of a batch imports no argument parser."""
+    import argparse
 
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        from .build import kind
+    class Version(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+            from .build import kind
 
-        sys.stdout.write(f"{parser.prog} {__version__}, {kind()}\n")  # as argparse's own version action
-        parser.exit()
+            sys.stdout.write(f"{parser.prog} {__version__}, {kind()}\n")  # as argparse's own version action
+            parser.exit()
+
+    return Version
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     from .commands import cards, packs, plan, score, serve, simulate, validate
 
     formatter = formatter_class()
@@ -50,7 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=formatter,
         description="Score recorded games of Critter Kitchen and check card packs, from card data.",
     )
-    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the build, then exit")
+    parser.add_argument(
+        "--version",
+        action=_version_action(),
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show the version and the build, then exit",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in (score, validate, cards, packs, plan, serve, simulate):  # in the order the help lists them
         command.add_parser(commands, formatter)
