@@ -65,7 +65,7 @@ from critter_kitchen.simulate.run import pool_context
 if __name__ == "__main__":
     found = {"command": build.kind()}
     with pool_context().Pool(2) as pool:
-        found["workers"] = sorted(set(pool.map(build.kind, range(4))))
+        found["workers"] = sorted({answer.get() for answer in [pool.apply_async(build.kind) for _ in range(4)]})
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
