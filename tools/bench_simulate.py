@@ -1,6 +1,7 @@
 """Balance lab speed: simulated games with every per-card rescoring, on one core, a pool, Dask.
 
     python tools/bench_simulate.py [--games 40] [--players 5] [--effort fast] [--pack DIR|ID]... [--no-dask]
+                                   [--compiled-python PATH]
 
 Prints, in one run (the machine is shared: compare figures within a run):
 - games/s on one core, 5-player base games with the per-card paired rescoring, and the share
@@ -10,12 +11,18 @@ Prints, in one run (the machine is shared: compare figures within a run):
 - 2 worker processes over 1, and a Dask LocalCluster of 2 processes over 1 (goal: 1.8x);
 - the time 100,000 games would take at the all-cores rate measured;
 - peak memory of one worker process running N and 4N games (goal: flat).
+
+``--compiled-python PATH`` names the python of a venv with the compiled build (as for
+tools/bench.py): the one-core games/s of the pure package (this python) and of the compiled
+build are then measured first, each in a process of its own, one after the other on the same
+games, with the build each process says it runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import subprocess
@@ -134,6 +141,34 @@ def peak_rss_kib(folders: tuple[str, ...], games: int, players: int) -> int:
     return int(done.stdout.split()[-1])
 
 
+# One core in a process of its own: the packs loaded (and the cache filled) outside the timing,
+# then the games timed; prints the build the process runs and the seconds.
+ONE_CORE = """
+import json, sys, time
+from critter_kitchen.build import kind
+from critter_kitchen.simulate.run import Spec, run
+folders, games, players, effort = json.loads(sys.argv[1])
+run(Spec(tuple(folders), 1, players, 1))
+started = time.perf_counter()
+run(Spec(tuple(folders), games, players, 1, effort=effort))
+print(json.dumps([kind(), time.perf_counter() - started]))
+"""
+
+
+def one_core_builds(pythons: list[str], folders: tuple[str, ...], games: int, players: int, effort: str) -> None:
+    """Games/s on one core of each python's build, the same games, one after the other."""
+    request = json.dumps([folders, games, players, effort])
+    rates = []
+    for python in pythons:
+        done = subprocess.run([python, "-I", "-c", ONE_CORE, request], capture_output=True, text=True, check=True)
+        build, seconds = json.loads(done.stdout)
+        rates.append(games / seconds)
+        print(
+            f"one core, {build}: {games} games of {players} players in {seconds:.2f} s = {games / seconds:.1f} games/s"
+        )
+    print(f"  the compiled build over the pure package: {rates[1] / rates[0]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -141,8 +176,11 @@ def main() -> None:
     parser.add_argument("--pack", action="append", default=[])
     parser.add_argument("--effort", choices=("quick", "fast", "exact"), default="fast")
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--compiled-python", default=None, metavar="PATH")
     args = parser.parse_args()
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
+    if args.compiled_python is not None:
+        one_core_builds([sys.executable, args.compiled_python], folders, args.games, args.players, args.effort)
     spec = Spec(folders, args.games, args.players, 1, effort=args.effort)
     run(Spec(folders, 1, args.players, 1))  # load the packs (and fill the cache) outside the timings
     one = timed(spec)

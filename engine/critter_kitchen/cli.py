@@ -30,6 +30,22 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def _version_action() -> type[argparse.Action]:
+    """``--version``'s action: the version and which build runs (compiled or pure Python:
+    build.py), worked out only when asked (it imports the planner). Made here, not at the top
+    of the module: a cold ``score`` of a batch imports no argument parser."""
+    import argparse
+
+    class Version(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+            from .build import kind
+
+            sys.stdout.write(f"{parser.prog} {__version__}, {kind()}\n")  # as argparse's own version action
+            parser.exit()
+
+    return Version
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -41,7 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=formatter,
         description="Score recorded games of Critter Kitchen and check card packs, from card data.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_version_action(),
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show the version and the build, then exit",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in (score, validate, cards, packs, plan, serve, simulate):  # in the order the help lists them
         command.add_parser(commands, formatter)

@@ -64,9 +64,13 @@ def studied(rs: Ruleset, ids: list[str]) -> tuple[str, ...]:
 
 class Progress:
     """A one-line count of games done on standard error, for a terminal, once a run passes a
-    second; with ``--precision``, the widest card's interval at the last look too."""
+    second, and which build plays them (compiled or pure Python: build.py); with
+    ``--precision``, the widest card's interval at the last look too."""
 
     def __init__(self, stream: TextIO, games: int, stopping: Stopping | None = None) -> None:
+        from ..build import kind
+
+        self.build = kind()
         self.stream = stream
         self.games = games
         self.stopping = stopping
@@ -80,7 +84,7 @@ class Progress:
         width = 30
         filled = width * done // self.games
         rate = done / max(1e-9, time.monotonic() - self.start)
-        line = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.games} games, {rate:.0f}/s"
+        line = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.games} games, {rate:.0f}/s, {self.build}"
         if self.stopping is not None:
             widest = self.stopping.widest
             line += ", widest " + ("-" if widest is None else f"±{widest:.4f}") + f" of ±{self.stopping.target:g}"

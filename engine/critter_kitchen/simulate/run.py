@@ -277,16 +277,22 @@ def _pool_results(spec: Spec, workers: int) -> Iterator[tuple[int, Summary, list
     """The chunks on a local process pool, a few waiting per worker (never every chunk at once,
     so ten million games queue no more than a short window)."""
     import collections
-    import multiprocessing
 
-    context = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-    with context.Pool(workers) as pool:
+    with pool_context().Pool(workers) as pool:
         chunks = iter(range(spec.chunks))
         pending = collections.deque(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, workers * WINDOW))
         while pending:
             result = pending.popleft().get()
             pending.extend(pool.apply_async(play_chunk, (spec, c)) for c in _take(chunks, 1))
             yield result
+
+
+def pool_context() -> Any:
+    """How the local workers are started: each a new process of this environment's python, so
+    it runs the build installed here (compiled or pure: see build.py)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
 
 
 def connect(address: str) -> Any:
