@@ -57,7 +57,9 @@ FIGURES: list[tuple[str, str, str, float]] = [
     ("live_update_p95_ms", "live update reaching the other phones, p95", "≤ 250 ms", 250),
     ("meal_page_bytes", "bytes the meal-entry page loads", "≤ 100 KB", 100 * 1024),
 ]
-NEEDS_GAME_ROOM = "needs the game room (one game entered from several phones at once), which the pad does not have yet"
+NEEDS_GAME_ROOM = (
+    "needs one game entered from several phones at once in a game room, which this script does not drive yet"
+)
 
 
 class BenchError(Exception):
