@@ -355,13 +355,18 @@ def test_the_planner_fills_a_players_meals_from_the_pantry(visit):
     visit.legal()
 
 
-def import_and_keep(v: Visit, path: Path) -> str:
+def imported(v: Visit, path: Path) -> None:
+    """The record file read into the new-game page, as a player imports it."""
     v.page.goto(v.url + "new")
     v.page.wait_for_selector('[data-where="players[0].name"]')
     v.page.click("#start-over")
     v.page.set_input_files("#import", str(path))
     first = yaml.safe_load(path.read_text())["players"][0]["name"]
     expect(v.field("players[0].name")).to_have_value(first)
+
+
+def import_and_keep(v: Visit, path: Path) -> str:
+    imported(v, path)
     return keep_game(v)
 
 

@@ -6,35 +6,20 @@ the meal, and the game is scored once they are fixed.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from browser import chromium_or_skip, launch_chromium  # noqa: E402
-from test_serve_browser import ROOT, Visit, expect, free_port, type_game, wait_until_up  # noqa: E402
+from test_serve_browser import ROOT, Visit, expect, running_server, type_game  # noqa: E402
 
 CONSTRAINTS = ROOT / "tests" / "packs" / "constraints"
 
 
 @pytest.fixture
 def server(tmp_path):
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(tmp_path / "games.sqlite3")]
-    command += ["--pack", str(CONSTRAINTS), "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_up(url, process)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    yield from running_server(tmp_path, (str(CONSTRAINTS),))
 
 
 @pytest.fixture

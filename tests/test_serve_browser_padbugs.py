@@ -24,6 +24,7 @@ from test_serve_browser import (  # noqa: E402
     Visit,
     cli_score,
     expect,
+    imported,
     keep_game,
     running_server,
     type_game,
@@ -48,16 +49,6 @@ def visit(chromium, tmp_path):
         v = Visit(chromium, url, tmp_path)
         yield v
         v.close()
-
-
-def imported(v: Visit, path: Path) -> None:
-    """The record file read into the new-game page, as a player imports it."""
-    v.page.goto(v.url + "new")
-    v.page.wait_for_selector('[data-where="players[0].name"]')
-    v.page.click("#start-over")
-    v.page.set_input_files("#import", str(path))
-    first = yaml.safe_load(path.read_text())["players"][0]["name"]
-    expect(v.field("players[0].name")).to_have_value(first)
 
 
 def written(tmp_path: Path, record: dict, name: str = "game.yaml") -> Path:
