@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_meal_rules import record, served
 from test_plan_fast import engine_stars, order, random_pantry
 
 from critter_kitchen import Ingredient, InputError, check_meal, rule_parameters, score_record
@@ -31,23 +32,6 @@ CHEESE_OTHERS = "test-cheese-and-another"  # cheese, any, any; different types
 ANY = "test-any"  # any
 FISH_BETWEEN = "test-any-fish-any"  # any, fish, any; different types
 SLOT_CARDS = (FISH_ANY, TWO_DIFFERENT, CHEESE_OTHERS, ANY, FISH_BETWEEN)
-
-
-def record(meal: dict[str, Any], card: str, held: bool = False) -> dict[str, Any]:
-    """A two-player game in which Ana serves ``meal`` for ``card`` in round 3 (the day's last
-    card, under the Hold token, when ``held``)."""
-    others = ["harbor-stew", "garden-gratin"]
-    round3 = [*others, card] if held else [card, *others]
-    return {
-        "players": [{"name": "Ana"}, {"name": "Ben"}],
-        "cards": {"challenges": {"round3": round3, "round6": ["braised-shank", "farmhouse-pie", "forest-risotto"]}},
-        "challenge_meals": {"round3": {"Ana": {card: meal}}},
-    }
-
-
-def served(*kinds: str, **tokens: int) -> dict[str, Any]:
-    """A meal of one value-3 ingredient of each kind, and these tokens."""
-    return {"ingredients": [{"type": kind, "value": 3} for kind in kinds], **tokens}
 
 
 def verdict(ruleset, meal: dict[str, Any], card: str, held: bool = False) -> int | list[str]:
