@@ -217,7 +217,7 @@ def test_games_are_kept_listed_read_and_forgotten(client: TestClient) -> None:
     assert client.get("/api/games", params={"player": "eli", "offset": 5}).json() == {"games": [], "total": 1}
 
     kept = client.get(f"/api/games/{ids[1]}").json()
-    assert set(kept) == {"id", "record", "result", "created"}
+    assert set(kept) == {"id", "record", "result", "created", "version", "saved", "note"}  # the last three: its history
     assert kept["record"] == three_games()[1]
     assert kept["result"]["winner"] == "Ben"
     assert kept["created"].endswith("Z") and len(kept["created"]) == 20
@@ -632,7 +632,7 @@ def test_a_database_of_the_first_version_migrates(tmp_path: Path) -> None:
 
     store = Store(path)
 
-    assert store.version() == len(MIGRATIONS) == 5
+    assert store.version() == len(MIGRATIONS) == 6
     assert [g.id for g in store.games(player="ben")] == [1]
     assert store.games_of("Ana")[0].result == json.loads(result)
     with sqlite3.connect(path) as db:

@@ -174,6 +174,7 @@ class Guard:
             await self._login(scope, send, path, query)
             return
         bearer = _bearer(headers.get("authorization", ""))
+        member = False  # let in by a room's key alone: the pages show such a phone that room only
         if self.token is not None and bearer is not None and await self._held_back(scope, send, path):
             return
         if self.token is not None and not self._is_authorised(bearer, cookies.get(SESSION_COOKIE)):
@@ -192,7 +193,7 @@ class Guard:
         csrf = cookies.get(CSRF_COOKIE) or ""
         # issued with pages only: a script on the page sends it back; an API client needs none
         fresh = "" if csrf or is_api(path) else secrets.token_urlsafe(24)
-        scope["state"] = {**scope.get("state", {}), "csrf_token": csrf or fresh}
+        scope["state"] = {**scope.get("state", {}), "csrf_token": csrf or fresh, "room_member": member}
         if scope["method"] not in SAFE_METHODS and bearer is None:
             refusal = _csrf_refusal(scope["method"], headers, cookies, body, csrf)
             if refusal is not None:

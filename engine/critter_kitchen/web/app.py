@@ -22,9 +22,9 @@ from ..errors import CritterError, InputError, printable
 from ..loading.records import MAX_NAME
 from . import openapi
 from .access import Guard, error_body
-from .limits import CREDITS_KEPT, ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS
+from .limits import CREDITS_KEPT, ENGINE_QUEUE, ENGINE_SECONDS, ENGINE_WORKERS, NOTE_CHARS, UNDO_MINUTES
 from .rooms import RoomHub, add_rooms
-from .scoring import Rulesets, Scored, messages, score_body
+from .scoring import Rulesets, Scored, messages, score_body, score_data
 from .stats import Credits, card_stats, player_stats, winners_of
 from .store import MAX_ID, Store
 from .work import Busy, EnginePool, engine
@@ -210,8 +210,90 @@ def _add_games(app: FastAPI) -> None:
 
     @app.delete("/api/games/{game_id}", tags=["games"], status_code=204, **openapi.DELETE)
     def delete_game(request: Request, game_id: int = game_id) -> Response:
-        """Forget one kept game."""
+        """Delete one kept game: gone at once from the history and the statistics, and forgotten
+        for good after the undo time (``POST /api/games/{id}/undelete`` brings it back until then)."""
         return Response(status_code=204) if request.app.state.store.delete(game_id) else _not_found(game_id)
+
+    @app.post("/api/games/{game_id}/undelete", tags=["games"], **openapi.UNDELETE)
+    def undelete_game(request: Request, game_id: int = game_id) -> Response:
+        """Bring back a game deleted within the undo time: the game as it was, its history with it."""
+        store: Store = request.app.state.store
+        if not store.undelete(game_id):
+            return JSONResponse({"errors": [no_undo(game_id)]}, status_code=404)
+        found = store.get(game_id)
+        return _not_found(game_id) if found is None else JSONResponse(found.to_json())
+
+    note = Query("", max_length=NOTE_CHARS, description="what the edit changed, in a few words")
+    based_on = Query(None, ge=1, le=MAX_ID, description="the version the edit was based on (409 if not the latest)")
+
+    @app.put("/api/games/{game_id}", tags=["games"], **openapi.EDIT)
+    async def edit_game(
+        request: Request, game_id: int = game_id, note: str = note, based_on: int | None = based_on
+    ) -> Response:
+        """Keep a new version of a kept game: the record scored as a new game is, nothing kept if it
+        is not a legal game; the version it replaces is kept in the game's history."""
+        scored = await _scored(request)
+        if isinstance(scored, Response):
+            return scored
+        return await _new_version(request, game_id, scored, printable(note), based_on)
+
+    @app.get("/api/games/{game_id}/versions", tags=["games"], **openapi.HISTORY)
+    def game_history(request: Request, game_id: int = game_id) -> Response:
+        """A kept game's versions, the latest first: each one's number, when it was kept and its note."""
+        found = request.app.state.store.history(game_id)
+        if found is None:
+            return _not_found(game_id)
+        return JSONResponse({"id": game_id, "versions": [v.to_json() for v in found]})
+
+    number = Path(ge=1, le=MAX_ID, description="the version's number")
+
+    @app.get("/api/games/{game_id}/versions/{version}", tags=["games"], **openapi.READ_VERSION)
+    def read_version(request: Request, game_id: int = game_id, version: int = number) -> Response:
+        """One version of a kept game, as ``GET /api/games/{id}`` gives the latest."""
+        found = request.app.state.store.game_version(game_id, version)
+        return _no_version(game_id, version) if found is None else JSONResponse(found.to_json())
+
+    @app.post("/api/games/{game_id}/versions/{version}/restore", tags=["games"], **openapi.RESTORE)
+    async def restore_version(request: Request, game_id: int = game_id, version: int = number) -> Response:
+        """Make an earlier version the latest again: its record scored again and kept as a new
+        version (the one it replaces stays in the history, so a restore is undone by another)."""
+        store: Store = request.app.state.store
+        earlier = await run_in_threadpool(store.game_version, game_id, version)
+        if earlier is None:
+            return _no_version(game_id, version)
+        try:
+            scored = await engine(request, score_data, request.app.state.rulesets, earlier.record)
+        except InputError as e:
+            return JSONResponse({"errors": messages(e)}, status_code=422)
+        except CritterError as e:
+            return JSONResponse({"errors": [printable(str(e))]}, status_code=422)
+        return await _new_version(request, game_id, scored, f"restored version {version}", None)
+
+
+async def _new_version(request: Request, game_id: int, scored: Scored, note: str, based_on: int | None) -> Response:
+    store: Store = request.app.state.store
+    done = await run_in_threadpool(store.edit, game_id, scored.data, scored.result_text, _now(), note, based_on)
+    if done is None:
+        return _not_found(game_id)
+    if done[0] == "stale":
+        return JSONResponse({"errors": [stale_edit(game_id, done[1], based_on or 0)]}, status_code=409)
+    body = f'{{"id": {game_id}, "version": {done[1]}, "result": {scored.result_text.rstrip()}}}\n'
+    return Response(body, media_type="application/json")
+
+
+def _no_version(game_id: int, version: int) -> JSONResponse:
+    return JSONResponse({"errors": [f"game {game_id} has no version {version} kept"]}, status_code=404)
+
+
+def no_undo(game_id: int) -> str:
+    return f"no game {game_id} was deleted in the last {UNDO_MINUTES} minutes: it cannot be brought back"
+
+
+def stale_edit(game_id: int, now: int, based_on: int) -> str:
+    return (
+        f"game {game_id} was changed meanwhile (now version {now}, this edit was based on version {based_on}): "
+        "open it again and make your change there"
+    )
 
 
 def _add_statistics(app: FastAPI) -> None:

@@ -54,3 +54,9 @@ ROOM_STREAMS = 16  # live streams of one room at once (7 players, a phone and a 
 STREAMS_TOTAL = 64  # live streams in all rooms: a third of MAX_CONNECTIONS, so the rest still get in
 STREAM_PING_SECONDS = 15.0  # a stream with no news sends a comment this often (a dead phone is found)
 ROOM_WRITE_BYTES = 64 * 1024  # bytes of one player's meals as sent (a whole 7-player game is ~10 KiB)
+
+# --- kept games: their history, and undo ----------------------------------------------------
+
+GAME_VERSIONS = 50  # versions of one kept game kept (the latest and 49 earlier); an edit past it forgets the oldest
+NOTE_CHARS = 200  # characters of the short note an edit of a kept game carries
+UNDO_MINUTES = 10  # a deleted game or an ended room can be brought back this long, then is forgotten for good

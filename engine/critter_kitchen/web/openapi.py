@@ -73,7 +73,42 @@ LIST: dict[str, Any] = {
     "responses": {200: _json(_ref("GameList"), "the kept games, newest first"), 422: ERRORS, **TOO_MANY}
 }
 READ: dict[str, Any] = {"responses": {200: _json(_ref("Game"), "the game"), **GAME_ID_ERRORS, **TOO_MANY}}
-DELETE: dict[str, Any] = {"responses": {204: {"description": "the game is forgotten"}, **GAME_ID_ERRORS, **TOO_MANY}}
+DELETE: dict[str, Any] = {
+    "responses": {
+        204: {"description": "the game is deleted (undone by /undelete for a while)"},
+        **GAME_ID_ERRORS,
+        **TOO_MANY,
+    }
+}
+UNDELETE: dict[str, Any] = {
+    "responses": {200: _json(_ref("Game"), "the game, brought back"), **GAME_ID_ERRORS, **TOO_MANY}
+}
+EDIT: dict[str, Any] = {
+    **RECORD_BODY,
+    "responses": {
+        200: _json(_ref("Edited"), "the new version was kept"),
+        **GAME_ID_ERRORS,
+        409: ERRORS,
+        **SLOW_BODY,
+        413: ERRORS,
+        **TOO_MANY,
+        **BUSY,
+    },
+}
+HISTORY: dict[str, Any] = {
+    "responses": {200: _json(_ref("History"), "the game's versions, the latest first"), **GAME_ID_ERRORS, **TOO_MANY}
+}
+READ_VERSION: dict[str, Any] = {
+    "responses": {200: _json(_ref("Game"), "that version of the game"), **GAME_ID_ERRORS, **TOO_MANY}
+}
+RESTORE: dict[str, Any] = {
+    "responses": {
+        200: _json(_ref("Edited"), "the earlier version was kept as the latest"),
+        **GAME_ID_ERRORS,
+        **TOO_MANY,
+        **BUSY,
+    }
+}
 PLAYER: dict[str, Any] = {
     "responses": {200: _json(_ref("PlayerStats"), "the player's statistics"), 404: ERRORS, 422: ERRORS, **TOO_MANY}
 }
@@ -142,7 +177,35 @@ SCHEMAS: dict[str, Any] = {
     "Game": {
         "type": "object",
         "required": ["id", "record", "result", "created"],
-        "properties": {"id": _INT, "record": _ref("GameRecord"), "result": _ref("Result"), "created": _STRING},
+        "properties": {
+            "id": _INT,
+            "record": _ref("GameRecord"),
+            "result": _ref("Result"),
+            "created": {**_STRING, "description": "when the game was first kept"},
+            "version": {**_INT, "description": "which version of the game this is (1: as first kept)"},
+            "saved": {**_STRING, "description": "when this version was kept"},
+            "note": {**_STRING, "description": "what the edit that made this version said"},
+        },
+    },
+    "Edited": {
+        "type": "object",
+        "required": ["id", "version", "result"],
+        "properties": {"id": _INT, "version": _INT, "result": _ref("Result")},
+    },
+    "History": {
+        "type": "object",
+        "required": ["id", "versions"],
+        "properties": {
+            "id": _INT,
+            "versions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["version", "saved", "note"],
+                    "properties": {"version": _INT, "saved": _STRING, "note": _STRING},
+                },
+            },
+        },
     },
     "GameList": {
         "type": "object",

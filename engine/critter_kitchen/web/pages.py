@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..errors import InputError, Problem
+from .limits import NOTE_CHARS
 from .store import MAX_ID
 from .work import engine
 
@@ -78,15 +79,27 @@ def history_page(request: Request, player: str = "") -> Response:
 
 
 @router.get("/new", response_class=HTMLResponse, include_in_schema=False)
-async def new_game_page(request: Request, again: str = "") -> Response:
+async def new_game_page(request: Request, again: str = "", edit: str = "") -> Response:
     """The new-game page, with the players the pad knows; ``again`` (a kept game's id): set up
-    as that game was, the same players in the same order with what they held, and the same packs."""
+    as that game was, the same players in the same order with what they held, and the same packs;
+    ``edit`` (a kept game's id): the whole game in the form, saved as its new version."""
     game = await run_in_threadpool(kept_game, request, again) if again else None
     if again and game is None:
         return page(request, "missing.html", status=404, what=f"No game {again} is kept to play again.")
+    edited = await run_in_threadpool(kept_game, request, edit) if edit else None
+    if edit and edited is None:
+        return page(request, "missing.html", status=404, what=f"No game {edit} is kept to edit.")
     known = await run_in_threadpool(request.app.state.store.known_players)
     packs = await engine(request, pack_choices, request.app.state.settings)
-    return page(request, "new.html", packs=packs, known=[name for name, _ in known], again=again_setup(game))
+    return page(
+        request,
+        "new.html",
+        packs=packs,
+        known=[name for name, _ in known],
+        again=again_setup(game),
+        edit=None if edited is None else {"id": edited.id, "version": edited.version, "record": edited.record},
+        note_chars=NOTE_CHARS,
+    )
 
 
 def again_setup(game: Any) -> dict[str, Any] | None:
@@ -108,8 +121,25 @@ async def result_page(request: Request, game_id: str) -> Response:
     game = await run_in_threadpool(kept_game, request, game_id)
     if game is None:
         return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
+    versions = await run_in_threadpool(request.app.state.store.history, game.id)
     stages, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
-    return page(request, "result.html", game=game, table=stage_table(game.record, game.result, stages, names))
+    table = stage_table(game.record, game.result, stages, names)
+    return page(request, "result.html", game=game, table=table, versions=versions or [])
+
+
+@router.get("/games/{game_id}/versions/{number}", response_class=HTMLResponse, include_in_schema=False)
+async def version_page(request: Request, game_id: str, number: str) -> Response:
+    """An earlier version of a kept game, as it was scored then, with "Restore this version"."""
+    game = await run_in_threadpool(kept_game, request, game_id)
+    earlier = None
+    if game is not None and number.isascii() and number.isdecimal() and len(number) <= MAX_ID_DIGITS:
+        earlier = await run_in_threadpool(request.app.state.store.game_version, game.id, min(int(number), MAX_ID))
+    if game is None or earlier is None:
+        return page(request, "missing.html", status=404, what=f"Game {game_id} has no version {number} kept.")
+    versions = await run_in_threadpool(request.app.state.store.history, game.id)
+    stages, names = await engine(request, game_rules, request.app.state.rulesets, earlier.record)
+    table = stage_table(earlier.record, earlier.result, stages, names)
+    return page(request, "version.html", game=earlier, latest=game, table=table, versions=versions or [])
 
 
 @router.get("/games/{game_id}/record.{fmt}", include_in_schema=False)

@@ -38,7 +38,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response, Streamin
 
 from ..errors import CritterError, InputError, printable
 from ..loading.records import MAX_NAME
-from .access import SAFE_METHODS, is_api
+from .access import SAFE_METHODS, is_api, is_loopback
 from .limits import (
     MAX_ROOMS,
     ROOM_HOURS,
@@ -46,9 +46,10 @@ from .limits import (
     ROOM_WRITE_BYTES,
     STREAM_PING_SECONDS,
     STREAMS_TOTAL,
+    UNDO_MINUTES,
 )
 from .scoring import messages, parse_body, score_data
-from .store import MAX_ID, Store, record_text
+from .store import MAX_ID, Store, insert_game, record_text
 from .work import Busy, engine
 
 TYPE_CHECKING = False
@@ -68,6 +69,7 @@ MAX_SEAT = 99  # a seat number past any game's players (SQLite's integers end at
 _PATH = re.compile(r"/(?:room|api/rooms)/([A-Z2-9]{6})(/[a-z0-9.]+|/players/[0-9]{1,2})?")
 _MEMBER_PATHS = frozenset({None, "/events", "/qr.svg", "/record"})
 
+OPEN_ROOMS = "SELECT count(*) FROM rooms WHERE ended IS NULL"  # expired ones are purged first
 ROOMS_FULL = f"this score pad has {MAX_ROOMS} rooms open, as many as it keeps: finish or wait for one to expire"
 
 
@@ -188,10 +190,11 @@ class RoomStore:
         """Each open room's key by its code (expired rooms forgotten first)."""
         with self.store._connection() as db:
             self._purge(db, now)
-            return {str(c): str(k) for c, k in db.execute("SELECT code, room_key FROM rooms")}
+            return {str(c): str(k) for c, k in db.execute("SELECT code, room_key FROM rooms WHERE ended IS NULL")}
 
     def _purge(self, db: sqlite3.Connection, now: float) -> None:
-        db.execute("DELETE FROM rooms WHERE expires <= ?", (now,))
+        """Forget the rooms that expired, and those ended longer ago than their undo lasts."""
+        db.execute("DELETE FROM rooms WHERE expires <= ? OR ended <= ?", (now, now - UNDO_MINUTES * 60))
 
     def create(
         self, setup: Any, names: list[str], parts: list[dict[str, Any]], limit: int, now: float
@@ -202,7 +205,7 @@ class RoomStore:
             db.execute("BEGIN IMMEDIATE")
             try:
                 self._purge(db, now)
-                if int(db.execute("SELECT count(*) FROM rooms").fetchone()[0]) >= limit:
+                if int(db.execute(OPEN_ROOMS).fetchone()[0]) >= limit:
                     db.execute("ROLLBACK")
                     return None
                 while True:
@@ -227,7 +230,8 @@ class RoomStore:
         """The room as its members see it (and its record's parts), or None if it is not open."""
         with self.store._connection() as db:
             row = db.execute(
-                "SELECT setup, version, result, problems, created, expires FROM rooms WHERE code = ? AND expires > ?",
+                "SELECT setup, version, result, problems, created, expires, kept, kept_at FROM rooms "
+                "WHERE code = ? AND expires > ? AND ended IS NULL",
                 (code, now),
             ).fetchone()
             if row is None:
@@ -248,6 +252,8 @@ class RoomStore:
             "complete": bool(players) and all(bool(p[3]) for p in players),
             "result": None if row[2] is None else json.loads(row[2]),
             "problems": None if row[3] is None else json.loads(row[3]),
+            # the game this room was kept as (its id), and the room's version when it was
+            "kept": None if row[6] is None else {"id": int(row[6]), "version": int(row[7])},
         }
 
     def write(self, code: str, seat: int, change: Write, now: float) -> tuple[str, int] | None:
@@ -298,12 +304,80 @@ class RoomStore:
     def codes(self, now: float) -> list[str]:
         """The open rooms' codes, the newest first."""
         with self.store._connection() as db:
-            rows = db.execute("SELECT code FROM rooms WHERE expires > ? ORDER BY created DESC, code", (now,))
+            rows = db.execute(
+                "SELECT code FROM rooms WHERE expires > ? AND ended IS NULL ORDER BY created DESC, code", (now,)
+            )
             return [str(row[0]) for row in rows]
 
-    def delete(self, code: str) -> bool:
+    def end(self, code: str, now: float) -> bool:
+        """End an open room: hidden at once, forgotten :data:`~.limits.UNDO_MINUTES` later unless reopened."""
         with self.store._connection() as db:
-            return db.execute("DELETE FROM rooms WHERE code = ?", (code,)).rowcount > 0
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._purge(db, now)
+                ended = db.execute(
+                    "UPDATE rooms SET ended = ? WHERE code = ? AND ended IS NULL AND expires > ?", (now, code, now)
+                ).rowcount
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return ended > 0
+
+    def reopen(self, code: str, now: float, limit: int) -> str | None:
+        """Open again a room ended less than :data:`~.limits.UNDO_MINUTES` ago (its version raised,
+        so its phones hear of it); its key, "" if ``limit`` rooms are open, or None."""
+        with self.store._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._purge(db, now)
+                row = db.execute(
+                    "SELECT room_key FROM rooms WHERE code = ? AND ended IS NOT NULL AND expires > ?", (code, now)
+                ).fetchone()
+                if row is not None and int(db.execute(OPEN_ROOMS).fetchone()[0]) >= limit:
+                    db.execute("ROLLBACK")
+                    return ""
+                if row is not None:
+                    db.execute("UPDATE rooms SET ended = NULL, version = version + 1 WHERE code = ?", (code,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return None if row is None else str(row[0])
+
+    def keep(self, code: str, version: int, record: Any, result_text: str, created: str) -> tuple[str, int] | None:
+        """Keep the room's game, scored at room ``version``, once: ("kept", the new game's id), or
+        ("already", the id it was kept as), or ("changed", the room's version now) when the room
+        changed since; None if the room is not open. The game and the room's note of it are
+        written together."""
+        with self.store._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT version, kept FROM rooms WHERE code = ? AND ended IS NULL", (code,)).fetchone()
+                if row is None or row[1] is not None or int(row[0]) != version:
+                    db.execute("ROLLBACK")
+                    if row is None:
+                        return None
+                    return ("already", int(row[1])) if row[1] is not None else ("changed", int(row[0]))
+                game_id = insert_game(db, record, result_text, created)
+                db.execute(
+                    "UPDATE rooms SET kept = ?, kept_at = version + 1, version = version + 1 WHERE code = ?",
+                    (game_id, code),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return "kept", game_id
+
+    def kept_again(self, code: str, version: int) -> bool:
+        """Note that the room's game at ``version`` was kept again (as a new version of its game)."""
+        with self.store._connection() as db:
+            changed = db.execute(
+                "UPDATE rooms SET kept_at = version + 1, version = version + 1 WHERE code = ? AND version = ?",
+                (code, version),
+            ).rowcount
+        return changed > 0
 
 
 class RoomHub:
@@ -480,13 +554,34 @@ def add_rooms(app: FastAPI) -> None:
 
     @app.delete("/api/rooms/{code}", tags=["rooms"], status_code=204)
     async def end_room(request: Request, code: str) -> Response:
-        """End a room (its streams are told it is gone)."""
+        """End a room (its streams are told it is gone); ``POST /api/rooms/{code}/reopen`` undoes it
+        for a while (the README's limits: ``UNDO_MINUTES``)."""
         hub = _hub(request)
-        gone = await run_in_threadpool(hub.rooms.delete, code)
+        gone = await run_in_threadpool(hub.rooms.end, code, hub.clock())
         hub.keys.pop(code, None)
         hub.latest.pop(code, None)
         hub.notify(code)
         return Response(status_code=204) if gone else _errors(404, [no_room(code)])
+
+    @app.post("/api/rooms/{code}/reopen", tags=["rooms"])
+    async def reopen_room(request: Request, code: str) -> Response:
+        """Open again a room ended within the undo time, as it was (its key too): the room."""
+        hub = _hub(request)
+        key = await run_in_threadpool(hub.rooms.reopen, code, hub.clock(), hub.max_rooms)
+        if key is None:
+            return _errors(404, [no_reopen(code)])
+        if not key:
+            return _errors(503, [ROOMS_FULL])
+        hub.keys[code] = key
+        room = await _snapshot(hub, code)
+        return _errors(404, [no_room(code)]) if room is None else JSONResponse(room)
+
+    @app.post("/api/rooms/{code}/keep", tags=["rooms"])
+    async def keep_room(request: Request, code: str) -> Response:
+        """Keep the complete room's game in the history, once per room: 201 with the new game's id;
+        200 with the id it was kept as when it was; when its meals changed since, the game kept
+        gets a new version (its history keeps the one before). 409 while the room has no result."""
+        return await _keep(request, _hub(request), code)
 
     @app.get("/api/rooms/{code}/qr.svg", tags=["rooms"])
     async def room_qr(request: Request, code: str) -> Response:
@@ -557,7 +652,57 @@ def add_rooms(app: FastAPI) -> None:
             return page
         if await _snapshot(hub, code) is None:
             return _errors(404, [no_room(code)])
-        return templates.TemplateResponse(request, "room.html", {"code": code})
+        host = request.url.hostname or ""
+        # the QR code carries the address this page was opened at: a loopback one, phones cannot reach
+        member = getattr(request.state, "room_member", False)
+        shown = {"code": code, "member": member, "loopback": host if is_loopback(host) else None}
+        return templates.TemplateResponse(request, "room.html", shown)
+
+
+def no_reopen(code: str) -> str:
+    shown = code[: 2 * CODE_LENGTH]
+    return printable(f"no room {shown} was ended in the last {UNDO_MINUTES} minutes: it cannot be opened again")
+
+
+def not_complete(code: str) -> str:
+    return f"room {code} has no result to keep yet: every player must be done and the game legal"
+
+
+async def _keep(request: Request, hub: RoomHub, code: str) -> Response:
+    """The room's game kept (see ``keep_room``), as the room's record scored again now."""
+    room = await _snapshot(hub, code)
+    if room is None:
+        return _errors(404, [no_room(code)])
+    kept = room["kept"]
+    if kept is not None and room["version"] <= kept["version"]:
+        return JSONResponse({"id": kept["id"], "room": room})
+    if not room["complete"] or room["result"] is None:
+        return _errors(409, [not_complete(code)], room=room)
+    names = [p["name"] for p in room["players"]]
+    record = join_record(room["setup"], names, [p["part"] for p in room["players"]])
+    try:
+        scored = await engine(request, score_data, request.app.state.rulesets, record)
+    except (InputError, CritterError) as e:
+        return _errors(422, messages(e) if isinstance(e, InputError) else [printable(str(e))])
+    if kept is None:
+        done = await run_in_threadpool(hub.rooms.keep, code, room["version"], record, scored.result_text, _now())
+        status = 201
+    else:  # changed in the room since it was kept: a new version of the game kept
+        store: Store = request.app.state.store
+        edit = await run_in_threadpool(
+            store.edit, kept["id"], record, scored.result_text, _now(), f"changed in room {code}"
+        )
+        if edit is None:
+            return _errors(404, [f"game {kept['id']}, which room {code} was kept as, is no longer kept"])
+        await run_in_threadpool(hub.rooms.kept_again, code, room["version"])
+        done, status = ("kept", kept["id"]), 200
+    fresh = await _snapshot(hub, code)
+    hub.notify(code)
+    if done is None or fresh is None:
+        return _errors(404, [no_room(code)])
+    if done[0] == "changed":
+        return _errors(409, [f"room {code} changed meanwhile: look at its result again"], room=fresh)
+    return JSONResponse({"id": done[1], "room": fresh}, status_code=status if done[0] == "kept" else 200)
 
 
 async def _settle(request: Request, hub: RoomHub, room: dict[str, Any]) -> dict[str, Any]:

@@ -164,11 +164,12 @@ def per_stage_totals(result: Any) -> dict[str, dict[str, int]]:
 
 def challenge_credit(rulesets: Any, record: Any) -> dict[str, tuple[int, int]]:
     """Card id -> (awards, stars) that a kept game's challenge cards' meals earned, as the
-    balance lab credits them (``stages.credit``); none when the game cannot be
-    scored again here (a pack it needs is gone, a card fails)."""
+    balance lab credits them (``stages.credit``), and, taken off the rules card (negative), the
+    awards it gave that those cards are credited with; none when the game cannot be scored
+    again here (a pack it needs is gone, a card fails)."""
     from ..errors import EvaluationError, InputError
     from ..loading.records import read_record
-    from ..stages.credit import credited, rescored_without
+    from ..stages.credit import credited, passed_on, rescored_without
     from ..stages.runner import score_game
     from .scoring import record_pack_ids
 
@@ -176,25 +177,30 @@ def challenge_credit(rulesets: Any, record: Any) -> dict[str, tuple[int, int]]:
         rules = rulesets(tuple(record_pack_ids(record)))
         result = score_game(read_record(rules, record, "record"))
         challenges = {card.id for meals in result.game.challenges.values() for card in meals}
-        game = result.game
-        return {cid: credited(rules, result, rescored_without(rules, game, cid), cid) for cid in challenges}
+        without = {cid: rescored_without(rules, result.game, cid) for cid in challenges}
+        credit = {cid: credited(rules, result, again, cid) for cid, again in without.items()}
     except (InputError, EvaluationError):
         return {}
+    # the rules card gave those awards: counted under the meals' cards, not under it too
+    for cid, (awards, stars) in passed_on(rules, result, without).items():
+        given, earned = credit.get(cid, (0, 0))
+        credit[cid] = (given - awards, earned - stars)
+    return credit
 
 
 class Credits:
     """The challenge credit of kept games (:func:`challenge_credit`), each worked out once and
-    remembered by the game's id and save time, at most ``kept`` of them (the least recently
+    remembered by the game's id and version, at most ``kept`` of them (the least recently
     used forgotten first). Asked from the engine pool's threads: one lock guards it."""
 
     def __init__(self, rulesets: Any, kept: int) -> None:
         self.rulesets = rulesets
         self.kept = kept
-        self.known: OrderedDict[tuple[int, str], dict[str, tuple[int, int]]] = OrderedDict()
+        self.known: OrderedDict[tuple[int, int], dict[str, tuple[int, int]]] = OrderedDict()
         self.lock = threading.Lock()
 
     def of(self, game: StoredGame) -> dict[str, tuple[int, int]]:
-        key = (game.id, game.created)
+        key = (game.id, game.version)  # an edit makes a new version: worked out again
         with self.lock:
             found = self.known.get(key)
             if found is not None:

@@ -14,8 +14,11 @@ import json
 import os
 import sqlite3
 import stat
+import time
 import unicodedata
 from dataclasses import dataclass
+
+from .limits import GAME_VERSIONS, UNDO_MINUTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -83,6 +86,29 @@ MIGRATIONS: tuple[str, ...] = (
     """
     UPDATE game_players SET folded = casefold(name);
     """,
+    # 6: a kept game's history: an edit keeps the record it replaces (with when that version was
+    # kept and its note) and numbers the game's versions; a deleted game is hidden, and forgotten
+    # once its undo has run out; a room remembers the game it was kept as, and an ended room is
+    # hidden until its undo has run out
+    """
+    ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN saved TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN deleted REAL;
+    UPDATE games SET saved = created;
+    CREATE TABLE game_versions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        saved TEXT NOT NULL,
+        note TEXT NOT NULL,
+        record TEXT NOT NULL,
+        result TEXT NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    ALTER TABLE rooms ADD COLUMN kept INTEGER;
+    ALTER TABLE rooms ADD COLUMN kept_at INTEGER;
+    ALTER TABLE rooms ADD COLUMN ended REAL;
+    """,
 )
 VERSION = len(MIGRATIONS)
 KNOWN_PLAYERS = 50  # names the new-game page offers as chips, the most recent first
@@ -96,15 +122,45 @@ class StoreError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """One kept game: its id, the record as sent, the engine's result and when it was saved."""
+    """One kept game (or one version of it): its id, the record as sent, the engine's result and
+    when the game was first kept; which version of the game this is, when it was kept and its note
+    (what the edit that made it said)."""
 
     id: int
     record: Any
     result: Any
     created: str
+    version: int = 1
+    saved: str = ""
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "record": self.record, "result": self.result, "created": self.created}
+        return {
+            "id": self.id,
+            "record": self.record,
+            "result": self.result,
+            "created": self.created,
+            "version": self.version,
+            "saved": self.saved or self.created,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a kept game, as its history lists it: its number, when it was kept, its note."""
+
+    version: int
+    saved: str
+    note: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "saved": self.saved, "note": self.note}
+
+
+# the columns a StoredGame is read from, and the games that are kept (not deleted)
+_GAME = "id, record, result, created, version, saved, note"
+_LIVE = "deleted IS NULL"
 
 
 def default_path() -> str:
@@ -161,19 +217,11 @@ class Store:
 
     def add(self, record: Any, result_text: str, created: str) -> int:
         """Save one game (the record's data and the engine's JSON text of its result); its id."""
-        result = json.loads(result_text)
         with self._connection() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                cursor = db.execute(
-                    "INSERT INTO games (created, record, result) VALUES (?, ?, ?)",
-                    (created, record_text(record), result_text),
-                )
-                game_id = int(cursor.lastrowid or 0)
-                db.executemany(
-                    "INSERT INTO game_players (game_id, name, rank, stars, folded) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, s["name"], s["rank"], s["stars"], folded(s["name"])) for s in result["standings"]],
-                )
+                game_id = insert_game(db, record, result_text, created)
+                self._forget(db, time.time())
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -182,21 +230,115 @@ class Store:
 
     def get(self, game_id: int) -> StoredGame | None:
         with self._connection() as db:
-            row = db.execute("SELECT id, record, result, created FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = db.execute(f"SELECT {_GAME} FROM games WHERE id = ? AND {_LIVE}", (game_id,)).fetchone()
         return None if row is None else _stored(row)
 
-    def delete(self, game_id: int) -> bool:
-        """Forget one game; whether it was there."""
+    def edit(
+        self,
+        game_id: int,
+        record: Any,
+        result_text: str,
+        saved: str,
+        note: str,
+        based_on: int | None = None,
+        versions: int = GAME_VERSIONS,
+    ) -> tuple[str, int] | None:
+        """Keep a new version of a kept game (its record and result replaced, its players' rows
+        with them), the version it replaces kept in its history, the oldest earlier versions
+        forgotten past ``versions`` in all: ("ok", the new version); ("stale", the version now)
+        when ``based_on`` is given and is not the game's version now; None if no such game is kept."""
+        result = json.loads(result_text)
         with self._connection() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
+                row = db.execute(f"SELECT {_GAME} FROM games WHERE id = ? AND {_LIVE}", (game_id,)).fetchone()
+                if row is None or (based_on is not None and int(row[4]) != based_on):
+                    db.execute("ROLLBACK")
+                    return None if row is None else ("stale", int(row[4]))
+                now = _stored(row)
+                db.execute(
+                    "INSERT INTO game_versions (game_id, version, saved, note, record, result) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, now.version, now.saved or now.created, now.note, row[1], row[2]),
+                )
+                version = now.version + 1
+                db.execute(
+                    "UPDATE games SET record = ?, result = ?, version = ?, saved = ?, note = ? WHERE id = ?",
+                    (record_text(record), result_text, version, saved, note, game_id),
+                )
+                oldest = version - versions  # the versions past the bound, the oldest first
+                db.execute("DELETE FROM game_versions WHERE game_id = ? AND version <= ?", (game_id, oldest))
                 db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
-                gone = db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
+                _insert_players(db, game_id, result)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
-        return gone
+        return "ok", version
+
+    def history(self, game_id: int) -> list[Version] | None:
+        """A kept game's versions, the latest first (its history kept; the oldest may be gone),
+        or None if no such game is kept."""
+        with self._connection() as db:
+            row = db.execute(f"SELECT version, saved, note FROM games WHERE id = ? AND {_LIVE}", (game_id,)).fetchone()
+            if row is None:
+                return None
+            rows = db.execute(
+                "SELECT version, saved, note FROM game_versions WHERE game_id = ? ORDER BY version DESC", (game_id,)
+            ).fetchall()
+        return [Version(int(v), str(s), str(n)) for v, s, n in [row, *rows]]
+
+    def game_version(self, game_id: int, number: int) -> StoredGame | None:
+        """One version of a kept game (the latest is the game itself), or None."""
+        with self._connection() as db:
+            game = db.execute(f"SELECT {_GAME} FROM games WHERE id = ? AND {_LIVE}", (game_id,)).fetchone()
+            if game is None or int(game[4]) == number:
+                return None if game is None else _stored(game)
+            row = db.execute(
+                "SELECT g.id, v.record, v.result, g.created, v.version, v.saved, v.note "
+                "FROM game_versions v JOIN games g ON g.id = v.game_id WHERE v.game_id = ? AND v.version = ?",
+                (game_id, number),
+            ).fetchone()
+        return None if row is None else _stored(row)
+
+    def delete(self, game_id: int, now: float | None = None) -> bool:
+        """Delete one game; whether it was kept. It is hidden at once (from the history, the
+        statistics, the API) and forgotten for good :data:`~.limits.UNDO_MINUTES` later, until
+        when :meth:`undelete` brings it back."""
+        when = time.time() if now is None else now
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                gone = db.execute(f"UPDATE games SET deleted = ? WHERE id = ? AND {_LIVE}", (when, game_id)).rowcount
+                if gone:
+                    db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+                self._forget(db, when)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return gone > 0
+
+    def undelete(self, game_id: int, now: float | None = None) -> bool:
+        """Bring back a game deleted less than :data:`~.limits.UNDO_MINUTES` ago; whether it was."""
+        when = time.time() if now is None else now
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._forget(db, when)
+                row = db.execute("SELECT result FROM games WHERE id = ? AND deleted IS NOT NULL", (game_id,)).fetchone()
+                if row is not None:
+                    db.execute("UPDATE games SET deleted = NULL WHERE id = ?", (game_id,))
+                    _insert_players(db, game_id, json.loads(row[0]))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return row is not None
+
+    def _forget(self, db: sqlite3.Connection, now: float) -> None:
+        """Forget for good the games deleted longer ago than their undo lasts (their history with them)."""
+        db.execute("DELETE FROM games WHERE deleted IS NOT NULL AND deleted <= ?", (now - UNDO_MINUTES * 60,))
 
     def games(self, player: str | None = None, limit: int = 100, offset: int = 0) -> list[StoredGame]:
         """Kept games, newest first; with ``player``, those with a player whose name holds it
@@ -204,7 +346,7 @@ class Store:
         where, args = _player_filter(player)
         with self._connection() as db:
             rows = db.execute(
-                f"SELECT id, record, result, created FROM games{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                f"SELECT {_GAME} FROM games{where} ORDER BY id DESC LIMIT ? OFFSET ?",
                 (*args, limit, offset),
             ).fetchall()
         return [_stored(row) for row in rows]
@@ -213,7 +355,7 @@ class Store:
         """Every kept game in which ``name`` (exactly) played, oldest first."""
         with self._connection() as db:
             rows = db.execute(
-                "SELECT id, record, result, created FROM games WHERE id IN "
+                f"SELECT {_GAME} FROM games WHERE {_LIVE} AND id IN "
                 "(SELECT game_id FROM game_players WHERE name = ?) ORDER BY id",
                 (name,),
             ).fetchall()
@@ -222,7 +364,7 @@ class Store:
     def every_game(self) -> Iterator[StoredGame]:
         """Every kept game, oldest first, read a few at a time."""
         with self._connection() as db:
-            cursor = db.execute("SELECT id, record, result, created FROM games ORDER BY id")
+            cursor = db.execute(f"SELECT {_GAME} FROM games WHERE {_LIVE} ORDER BY id")
             while rows := cursor.fetchmany(256):
                 yield from map(_stored, rows)
 
@@ -278,6 +420,24 @@ class _Connection:
         self.db.close()
 
 
+def insert_game(db: sqlite3.Connection, record: Any, result_text: str, created: str) -> int:
+    """Keep one game and its players' rows, inside the caller's transaction; its id."""
+    cursor = db.execute(
+        "INSERT INTO games (created, record, result, saved) VALUES (?, ?, ?, ?)",
+        (created, record_text(record), result_text, created),
+    )
+    game_id = int(cursor.lastrowid or 0)
+    _insert_players(db, game_id, json.loads(result_text))
+    return game_id
+
+
+def _insert_players(db: sqlite3.Connection, game_id: int, result: Any) -> None:
+    db.executemany(
+        "INSERT INTO game_players (game_id, name, rank, stars, folded) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, s["name"], s["rank"], s["stars"], folded(s["name"])) for s in result["standings"]],
+    )
+
+
 def record_text(record: Any) -> str:
     """A record's data as compact JSON text, as kept."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -286,8 +446,9 @@ def record_text(record: Any) -> str:
 def _player_filter(player: str | None) -> tuple[str, tuple[Any, ...]]:
     """The WHERE clause (and its argument) keeping games with a player whose name holds ``player``."""
     if not player:
-        return "", ()
-    return " WHERE id IN (SELECT game_id FROM game_players WHERE instr(folded, ?) > 0)", (folded(player),)
+        return f" WHERE {_LIVE}", ()
+    where = f" WHERE {_LIVE} AND id IN (SELECT game_id FROM game_players WHERE instr(folded, ?) > 0)"
+    return where, (folded(player),)
 
 
 # Letters of other scripts drawn like Latin ones, each as the Latin letter it passes for (after
@@ -330,7 +491,9 @@ def _check_path(path: str) -> None:
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:
-    return StoredGame(int(row[0]), json.loads(row[1]), json.loads(row[2]), str(row[3]))
+    return StoredGame(
+        int(row[0]), json.loads(row[1]), json.loads(row[2]), str(row[3]), int(row[4]), str(row[5]), str(row[6])
+    )
 
 
 def _statements(script: str) -> list[str]:

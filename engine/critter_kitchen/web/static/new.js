@@ -771,6 +771,7 @@
 
   async function save() {
     $("#save").disabled = true;
+    if (S.edit) { await saveEdit(); return; }
     const answer = await call("POST", "/api/games", record());
     if (answer.status === 201 && answer.data && answer.data.id !== undefined) {
       localStorage.removeItem(DRAFT);
@@ -778,6 +779,29 @@
       return;
     }
     const errors = (answer.data && (answer.data.errors || answer.data.detail)) || ["the game was not kept (" + answer.status + ")"];
+    $("#save-errors").textContent = [].concat(errors).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join("\n");
+    $("#save").disabled = false;
+  }
+
+  // --- editing a kept game: the same form, saved as the game's new version ------------------
+
+  // S.edit = {id, version}: the kept game the form holds and the version it was opened at
+  function editMode() {
+    const on = !!S.edit;
+    $("#step-game h1").textContent = on ? "Edit game " + S.edit.id : "New game";
+    $("#save").textContent = on ? "Keep the changes" : "Keep this game";
+    $("#edit-note-line").hidden = !on;
+  }
+  async function saveEdit() {
+    const id = encodeURIComponent(S.edit.id);
+    const ask = "?based_on=" + S.edit.version + "&note=" + encodeURIComponent($("#edit-note").value.trim());
+    const answer = await call("PUT", "/api/games/" + id + ask, record());
+    if (answer.ok && answer.data && answer.data.version !== undefined) {
+      localStorage.removeItem(DRAFT);
+      location.href = "/games/" + id + "?replaced=" + S.edit.version;  // its page offers the undo
+      return;
+    }
+    const errors = (answer.data && (answer.data.errors || answer.data.detail)) || ["the changes were not kept (" + answer.status + ")"];
     $("#save-errors").textContent = [].concat(errors).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join("\n");
     $("#save").disabled = false;
   }
@@ -797,6 +821,7 @@
   }
 
   function renderAll() {
+    editMode();
     for (const box of document.querySelectorAll('#packs input')) box.checked = S.packs.includes(box.value);
     renderPlayers();
     renderTable();
@@ -827,7 +852,10 @@
       $("#import-errors").textContent = ((answer.data && answer.data.problems) || []).map((p) => (p.where ? p.where + ": " : "") + p.message).join("\n");
       return;
     }
+    undoable("Imported " + file.name);
+    const editing = S.edit;  // a game being edited stays the game edited: the file is its new content
     S = load(answer.data.record);
+    if (editing) S.edit = editing;
     if (await rules()) { renderAll(); changed(); }
   }
 
@@ -849,10 +877,17 @@
 
   async function start() {
     const again = setupData("again");
+    const edit = setupData("edit");
     try {
       const saved = JSON.parse(localStorage.getItem(DRAFT) || "null");
-      if (again) { S = load(again); step = "game"; shown = null; history.replaceState(null, "", "/new"); }
-      else if (saved && saved.S && Array.isArray(saved.S.players)) { S = saved.S; step = saved.step || "game"; shown = saved.shown; }
+      if (saved && saved.S && Array.isArray(saved.S.players)) { S = saved.S; step = saved.step || "game"; shown = saved.shown; }
+      if (again || edit) {
+        // the draft that was here is put aside, with an undo
+        if (saved && saved.S && JSON.stringify(saved.S) !== JSON.stringify(fresh())) undoable("Draft put aside");
+        S = load(again || edit.record);
+        if (edit) S.edit = {id: edit.id, version: edit.version};
+        step = "game"; shown = null; history.replaceState(null, "", "/new");
+      }
     } catch (e) { localStorage.removeItem(DRAFT); }
     if (!(await rules())) { S = fresh(); if (!(await rules())) return; }
     renderAll();

@@ -1,10 +1,9 @@
-// The result page: forgetting the kept game (DELETE /api/games/{id}), after asking.
+// The result page: deleting the kept game (DELETE /api/games/{id}); the history page then offers its undo (games.js).
 "use strict";
 (() => {
   const button = document.getElementById("forget");
   const problem = document.getElementById("forget-problem");
   button.addEventListener("click", async () => {
-    if (!window.confirm("Delete game " + button.dataset.game + "? Its record and result are forgotten for good.")) return;
     button.disabled = true;
     problem.textContent = "";
     let answer;
@@ -14,7 +13,7 @@
       answer = {ok: false, data: {errors: ["the server could not be reached"]}};
     }
     if (answer.ok) {
-      window.location.assign("/");
+      window.location.assign("/?deleted=" + encodeURIComponent(button.dataset.game));
       return;
     }
     const errors = (answer.data && answer.data.errors) || ["the game was not deleted (" + answer.status + ")"];

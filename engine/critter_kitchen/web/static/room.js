@@ -6,7 +6,7 @@
   const root = document.getElementById("room");
   const code = root.dataset.code;
   const seatKey = "ck-room-" + code + "-seat";
-  const keptKey = "ck-room-" + code + "-kept";  // the id of the game this room was kept as
+  const member = root.hasAttribute("data-member");  // a phone let in by the room's key alone
   let room = null;      // the room as last received
   let rules = null;     // what the rules of the room's packs need (/ui/cards)
   let seat = localStorage.getItem(seatKey) === null ? null : Number(localStorage.getItem(seatKey));
@@ -80,29 +80,60 @@
     }
   }
 
-  // "Keep this game": the room's record saved to the history through the games API, once; the
-  // button is gone from the first tap, and the kept game's id is remembered for the room.
+  // "Keep this game": the room's game kept in the history by the server, once for the room (the
+  // room says which game it was kept as, on every device); meals changed since are kept as the
+  // game's new version. Only the pad's own devices keep: a phone with the room's key alone is told.
   let keepingNow = false;
   function keeping() {
-    const kept = localStorage.getItem(keptKey);
-    if (kept !== null) return h("p", {id: "kept"}, h("a", {href: "/games/" + encodeURIComponent(kept)}, "Kept as game " + kept));
-    return h("p", {class: "actions"}, h("button", {type: "button", class: "primary", id: "keep", disabled: keepingNow, onclick: keep}, "Keep this game"));
+    const kept = room.kept;
+    const changed = kept && room.version > kept.version;
+    const label = kept ? "Kept as game " + kept.id : "";
+    const line = kept ? h("p", {id: "kept"}, member ? label : h("a", {href: "/games/" + encodeURIComponent(kept.id)}, label),
+      changed ? " (the meals changed since)" : "") : null;
+    if (member) return line || h("p", {class: "hint", id: "keep-hint"}, "The pad's own device keeps this game.");
+    if (kept && !changed) return line;
+    const button = h("button", {type: "button", class: "primary", id: "keep", disabled: keepingNow, onclick: keep}, kept ? "Keep the changes" : "Keep this game");
+    return h("div", {}, line, h("p", {class: "actions"}, button));
   }
   async function keep() {
-    if (keepingNow || localStorage.getItem(keptKey) !== null) return;
+    if (keepingNow) return;
     keepingNow = true;
     $("keep").disabled = true;
-    const record = await call("GET", "/api/rooms/" + code + "/record");
-    const answer = record.ok ? await call("POST", "/api/games", record.data) : record;
+    const answer = await call("POST", "/api/rooms/" + code + "/keep", {});
     keepingNow = false;
-    if (answer.status === 201 && answer.data && answer.data.id !== undefined) {
-      localStorage.setItem(keptKey, String(answer.data.id));
-      render();
-      return;
-    }
-    say(((answer.data && (answer.data.errors || answer.data.detail)) || ["the game was not kept (" + answer.status + ")"]).map((e) => typeof e === "string" ? e : JSON.stringify(e)).join(" "));
+    if (answer.ok && answer.data && answer.data.room) { receive(answer.data.room); return; }
+    say(((answer.data && answer.data.errors) || ["the game was not kept (" + answer.status + ")"]).join(" "));
     render();
   }
+
+  // Undo on the bar for what this page destroys: leaving the player's seat (with the meals typed
+  // and not saved), and ending the room (opened again as it was).
+  function offerUndo(what, action) {
+    $("undo-what").textContent = what;
+    $("undo").hidden = false;
+    $("undo-button").onclick = () => { $("undo").hidden = true; action(); };
+  }
+  function leave() {
+    const was = {seat, draft: copy(draft), base, dirty};
+    localStorage.removeItem(seatKey); seat = null; draft = null; editor(); render();
+    offerUndo("Left " + room.players[was.seat].name + "'s seat", () => {
+      seat = was.seat; localStorage.setItem(seatKey, String(seat));
+      draft = was.draft; base = was.base; dirty = was.dirty;
+      editor(); render();
+    });
+  }
+  async function endRoom() {
+    const answer = await call("DELETE", "/api/rooms/" + code);
+    if (answer.status !== 204) { say(((answer.data && answer.data.errors) || ["the room was not ended (" + answer.status + ")"]).join(" ")); return; }
+    offerUndo("Room " + code + " ended", async () => {
+      const back = await call("POST", "/api/rooms/" + code + "/reopen", {});
+      if (!back.ok) { say(((back.data && back.data.errors) || ["the room was not opened again"]).join(" ")); return; }
+      say("");
+      if (stream) stream.close();
+      connect();
+    });
+  }
+  if ($("end-room")) $("end-room").addEventListener("click", endRoom);
 
   function choose(s) {
     seat = s;
@@ -183,7 +214,7 @@
       h("p", {class: "actions"},
         h("button", {type: "button", onclick: () => save(false)}, "Save"),
         h("button", {type: "button", class: "primary", onclick: () => save(true)}, player.done ? "Save, still done" : "Done: submit my meals"),
-        h("button", {type: "button", onclick: () => { localStorage.removeItem(seatKey); seat = null; draft = null; editor(); render(); }}, "Not me"))].flat());
+        h("button", {type: "button", id: "not-me", onclick: leave}, "Not me"))].flat());
   }
 
   async function save(done) {
