@@ -453,23 +453,19 @@ def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
     visit.shot("score-pad-cards")
 
 
-def test_a_kept_game_is_deleted_from_its_result_page_after_asking(visit):
+def test_a_kept_game_is_deleted_from_its_result_page_and_the_history_offers_its_undo(visit):
     games = [import_and_keep(visit, EXAMPLES / name) for name in ("two-players.yaml", "three-players.yaml")]
     page = visit.page
     page.goto(visit.url + f"games/{games[0]}")
-    visit.guard.answers.append(False)  # asked, and told no: the game stays
-    page.click("#forget")
-    assert visit.guard.answered == [f"Delete game {games[0]}? Its record and result are forgotten for good."]
-    assert page.request.get(visit.url + f"api/games/{games[0]}").status == 200
     visit.shot("score-pad-result-actions")
-    visit.guard.answers.append(True)
     with page.expect_navigation():
-        page.click("#forget")
-    assert len(visit.guard.answered) == 2
+        page.click("#forget")  # nothing asked: the history page offers the undo
+    assert visit.guard.answered == []
     assert page.url == visit.url  # back to the history, where only the other game is listed
     links = page.locator("#games .when").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert links == [f"/games/{games[1]}"]
     assert page.request.get(visit.url + f"api/games/{games[0]}").status == 404
+    assert page.inner_text("#undo-what") == f"Deleted game {games[0]}"
 
 
 SHARED_WIN = ROOT / "tests" / "packs" / "shared-win"

@@ -852,6 +852,7 @@
       $("#import-errors").textContent = ((answer.data && answer.data.problems) || []).map((p) => (p.where ? p.where + ": " : "") + p.message).join("\n");
       return;
     }
+    if (document.activeElement) document.activeElement.blur();  // its change now, not as the undo's end
     undoable("Imported " + file.name);
     const editing = S.edit;  // a game being edited stays the game edited: the file is its new content
     S = load(answer.data.record);
