@@ -7,7 +7,9 @@ One ASGI middleware, :class:`Guard`, runs before every route, in this order:
    name at 127.0.0.1 (DNS rebinding) gets 400.
 2. **Token.** When a token is in force, a request needs ``Authorization: Bearer TOKEN`` or
    the session cookie that ``/login?token=TOKEN`` (or any page's ``?token=TOKEN``) sets;
-   anything else gets 401. Tokens are compared in constant time, as bytes. A client
+   anything else gets 401 (but a game room's own pages and API with that room's key, see
+   rooms.py: ``request.state.room_member`` then tells the pages to show that room alone).
+   Tokens are compared in constant time, as bytes. A client
    address that sent :data:`~.limits.GUESSES_AT_ONCE` wrong tokens may then send one more
    each :data:`~.limits.GUESS_SECONDS`; a token it sends before then gets 429 with
    Retry-After, unchecked (see :class:`Guesses`).
