@@ -236,6 +236,8 @@ def test_an_ended_room_is_opened_again_within_the_undo_time(app: Any, owner: Tes
     assert owner.get(f"/api/rooms/{code}").status_code == 404
     assert member.get(f"/api/rooms/{code}").status_code == 401  # its key opens nothing now
     assert owner.get("/api/rooms").json() == {"rooms": []}
+    empty = {"challenge_meals": {}, "critic_meal": None}
+    assert write(owner, code, 0, 1, empty).status_code == 404  # nothing is written to an ended room
     assert member.post(f"/api/rooms/{code}/reopen", json={}).status_code == 401  # the token's to undo
 
     back = owner.post(f"/api/rooms/{code}/reopen", json={})

@@ -264,7 +264,7 @@ class RoomStore:
             try:
                 found = db.execute(
                     "SELECT p.version FROM room_players p JOIN rooms r ON r.code = p.code "
-                    "WHERE p.code = ? AND p.seat = ? AND r.expires > ?",
+                    "WHERE p.code = ? AND p.seat = ? AND r.expires > ? AND r.ended IS NULL",
                     (code, seat, now),
                 ).fetchone()
                 if found is None or int(found[0]) != change.version:
