@@ -217,6 +217,29 @@ def test_a_room_opened_at_loopback_warns_and_a_phone_sees_no_link_it_cannot_open
     assert phone.request.get(f"{serve.url}api/rooms/{code}").status == 200
 
 
+def test_a_change_refused_as_stale_is_set_aside_with_an_undo(serve: Serve, browser) -> None:
+    record = yaml.safe_load(TWO.read_text())
+    made = open_room(serve, {k: v for k, v in record.items() if k not in ("challenge_meals", "critic_meals")})
+    code = made["code"]
+    phone = device(browser, made["join"])
+    phone.click('[data-seat="0"] button')
+    phone.locator('[aria-label="critic meal served"]').check()
+    # meanwhile another device saves Ana's meals
+    other = {"challenge_meals": {}, "critic_meal": {"courses": {}, "soup": 1}}
+    call(f"{serve.url}api/rooms/{code}/players/0", "PUT", {"version": 1, "done": False, "part": other})
+    phone.get_by_role("button", name="Save", exact=True).click()
+    expect(phone.locator("#message")).to_contain_text("Ana's meals were changed on another device")
+    expect(phone.locator("#undo-what")).to_have_text("Your change set aside")
+    phone.click("#undo-button")
+    expect(phone.locator('[aria-label="critic meal served"]')).to_be_checked()
+    phone.get_by_role("button", name="Save", exact=True).click()  # now based on their version: kept
+    expect(phone.locator("#message")).to_be_hidden()
+    room = call(f"{serve.url}api/rooms/{code}")
+    assert isinstance(room, dict)
+    assert room["players"][0]["part"]["critic_meal"] == {"courses": {}}
+    assert room["players"][0]["version"] == 3
+
+
 def test_a_room_is_kept_once_for_the_room_and_every_device_says_so(serve: Serve, browser, laptop) -> None:
     made = open_room(serve, yaml.safe_load(TWO.read_text()))
     code = made["code"]

@@ -228,9 +228,11 @@
     const data = answer.data || {};
     say((data.errors || ["the meals could not be saved (" + answer.status + ")"]).join(" "));
     if (answer.status === 409 && data.room) {  // another device changed them: show theirs
+      const mine = copy(draft);
       room = data.room;
       take(room.players[seat]);
       render();
+      offerUndo("Your change set aside", () => { draft = mine; dirty = true; editor(); });  // back, on their version
     }
   }
 
