@@ -352,3 +352,17 @@ def test_challenge_meals_are_counted_under_their_cards_and_not_under_the_rules_c
     assert (len(meals), sum(a["stars"] for a in meals)) == (11, 20)
     challenge = {c for rnd in record["cards"]["challenges"].values() for c in rnd}
     assert sum(cards[c]["stars"] for c in challenge) == 20 + 4  # and what those meals earned besides
+
+
+def test_the_openapi_description_names_the_history_routes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert set(paths["/api/games/{game_id}"]) == {"get", "put", "delete"}
+    assert set(paths["/api/games/{game_id}/versions"]) == {"get"}
+    assert set(paths["/api/games/{game_id}/versions/{version}"]) == {"get"}
+    assert set(paths["/api/games/{game_id}/versions/{version}/restore"]) == {"post"}
+    assert set(paths["/api/games/{game_id}/undelete"]) == {"post"}
+    assert set(paths["/api/rooms/{code}/reopen"]) == {"post"}
+    assert set(paths["/api/rooms/{code}/keep"]) == {"post"}
+    edit = paths["/api/games/{game_id}"]["put"]
+    assert edit["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/GameRecord"}
+    assert set(edit["responses"]) >= {"200", "404", "409", "422"}
