@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     for cid, count in written.missing.items():
         tell(printable(f"{args.output}: card '{cid}': {count} characters the shipped font lacks printed as \ufffd"))
     if written.cut:
-        tell(printable(f"{args.output}: text cut to fit on {len(written.cut)} cards: {', '.join(written.cut)}"))
+        tell(printable(f"{args.output}: text cut to fit, on {', '.join(written.cut)}"))
     pages = "page" if written.pages == 1 else "pages"
     print(printable(f"{args.output}: {written.cards} cards on {written.pages} {pages} ({args.paper})"))
     return EXIT_OK

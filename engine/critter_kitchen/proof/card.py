@@ -23,12 +23,12 @@ HOLD_SIZE = 4.5
 TEXT_SIZE, TEXT_MIN = 8.0, 5.0  # the card's own text
 ENGLISH_SIZE, ENGLISH_MIN = 6.5, 4.5  # what its data does, in English
 LABEL_SIZE = 5.0
-FLAVOR_SIZE = 6.5
+FLAVOR_SIZE = 6.0
 FOOT_SIZE = 5.0
 FOOT_TOP = CARD_H - INSET - line_height(FOOT_SIZE)
 BLOCK_GAP = 1.6  # between the text and the English block
 SHRINK_STEPS = 12  # sizes tried between the preferred and the least
-TEXT_SHARE = 0.45  # of the body the text keeps, at most, when neither block fits whole
+TEXT_SHARE = 0.45  # of the body the text keeps at least, when the blocks do not fit whole
 
 ENGLISH_LABEL = "From its data:"
 HOLD_LABEL = "Hold"
@@ -116,8 +116,9 @@ def _body(face: Face, height: float, regular: Measure) -> tuple[Block, Block, bo
     gap = BLOCK_GAP if t.lines and e.lines else 0.0
     if not e.lines:
         return fit_block(t, height, INNER_W, regular), e, True
-    text_room = min(t.height(), (height - gap - label) * TEXT_SHARE)
-    t2 = fit_block(t, text_room, INNER_W, regular)
+    room = height - gap - label
+    english_room = min(e.height(), room * (1 - TEXT_SHARE))  # the text keeps what a short English leaves
+    t2 = fit_block(t, min(t.height(), room - english_room), INNER_W, regular)
     e2 = fit_block(e, height - t2.height() - gap - label, INNER_W - 2, regular)
     return t2, e2, t2.lines != t.lines or e2.lines != e.lines
 
