@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..errors import printable
-from . import EXIT_OK, tell
+from . import EXIT_OK, Choices, tell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-PAPERS = ("a4", "letter")  # layout.PAPERS's keys, without importing it for the help
+PAPERS = Choices("..proof.layout", "PAPER_NAMES")  # read when argparse first asks
 
 
 def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
@@ -30,7 +30,7 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "loaded on top of the base pack",
     )
     proof.add_argument("--output", default="cards.pdf", metavar="FILE", help="the PDF to write (default: cards.pdf)")
-    proof.add_argument("--paper", choices=PAPERS, default=PAPERS[0], help="paper size (default: a4)")
+    proof.add_argument("--paper", choices=PAPERS, default="a4", help="paper size (default: %(default)s)")
     proof.add_argument(
         "--cards", nargs="+", metavar="ID", default=None, help="print only these cards (of any loaded pack)"
     )

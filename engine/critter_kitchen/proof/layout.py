@@ -20,7 +20,8 @@ COLUMNS, ROWS = 3, 3
 PER_PAGE = COLUMNS * ROWS
 MARK_GAP = 0.5  # a crop mark starts this far beyond the trim, so no speck of it is left on the card
 MARK_WIDTH = 0.2  # line width of the crop marks
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # width and height, mm
+PAPER_NAMES = tuple(PAPERS)  # proof --paper's choices
 PT = 25.4 / 72  # millimetres in a point
 LEADING = 1.2  # line height, in font sizes
 
