@@ -311,3 +311,22 @@ def test_without_the_print_extra(tmp_path, capsys, monkeypatch, at_root):
         'critter-kitchen: proofs need the print extra: pip install "critter-kitchen[print]"\n'
     )
     assert _leftovers(tmp_path) == []
+
+
+def test_the_wheel_ships_the_fonts_and_their_licence(tmp_path):
+    import subprocess
+    import zipfile
+
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    wheel = next(tmp_path.glob("critter_kitchen-*.whl"))
+    fonts = ROOT / "engine" / "critter_kitchen" / "proof" / "fonts"
+    with zipfile.ZipFile(wheel) as z:
+        for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE"):
+            assert z.read(f"critter_kitchen/proof/fonts/{name}") == (fonts / name).read_bytes(), name
+    assert "Bitstream Vera" in (fonts / "LICENSE").read_text("utf-8")
