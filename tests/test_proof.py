@@ -253,6 +253,12 @@ def test_a_rules_card_is_never_printed(tmp_path, capsys, at_root):
     assert _leftovers(tmp_path) == []
 
 
+def test_a_pack_of_rules_alone_has_nothing_to_print(tmp_path, capsys, at_root):
+    assert main(["proof", "tests/packs/no-hold", "--output", str(tmp_path / "x.pdf")]) == 1
+    assert capsys.readouterr().err == "critter-kitchen: no cards to print in 'no-hold': only rules cards\n"
+    assert _leftovers(tmp_path) == []
+
+
 def test_an_unknown_pack_is_the_error_cards_gives(tmp_path, capsys, at_root):
     assert main(["cards", "--pack", "no-such-pack"]) == 1
     expected = capsys.readouterr().err

@@ -116,10 +116,15 @@ def chosen_cards(ruleset: Ruleset, packs: list[str], ids: list[str] | None) -> l
     (ids) but their rules cards, or, with ``ids``, those cards of any loaded pack.
 
     A rules card is the game's scoring procedure, read by the engine, not a card dealt or held:
-    it is never printed, and naming one is an error, as is an id no loaded card has."""
+    it is never printed, and naming one is an error, as is an id no loaded card has, or packs
+    with nothing else to print."""
     if ids is None:
         wanted = set(packs)
-        return [c for c in ruleset.cards.values() if c.pack in wanted and c.kind != ruleset.rules_kind]
+        found = [c for c in ruleset.cards.values() if c.pack in wanted and c.kind != ruleset.rules_kind]
+        if not found:
+            named = ", ".join(f"'{p}'" for p in packs)
+            raise CritterError(printable(f"no cards to print in {named}: only rules cards"))
+        return found
     for cid in ids:
         card = ruleset.cards.get(cid)
         if card is None:
