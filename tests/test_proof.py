@@ -336,3 +336,20 @@ def test_the_wheel_ships_the_fonts_and_their_licence(tmp_path):
         for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE"):
             assert z.read(f"critter_kitchen/proof/fonts/{name}") == (fonts / name).read_bytes(), name
     assert "Bitstream Vera" in (fonts / "LICENSE").read_text("utf-8")
+
+
+def test_the_english_keeps_its_nesting():
+    from critter_kitchen.proof.card import lay_out
+    from critter_kitchen.proof.faces import face
+    from critter_kitchen.proof.pdf import Sheets
+
+    ruleset = load_ruleset()
+    sheets = Sheets("a4")
+    laid = lay_out(face(ruleset.cards["grand-caterer"], ruleset), sheets.measure(False), sheets.measure(True))
+    x = {t.text: t.x for t in laid.texts}
+    stage, outer, inner = (
+        "After critic.card_bonuses:",
+        "For each r in challenge_rounds:",
+        "For each m in the meals of r:",
+    )
+    assert x[stage] < x[outer] < x[inner]
