@@ -353,3 +353,24 @@ def test_the_english_keeps_its_nesting():
         "For each m in the meals of r:",
     )
     assert x[stage] < x[outer] < x[inner]
+
+
+def test_the_pdf_embeds_subsets_of_the_shipped_fonts_and_nothing_reaches_the_network(tmp_path, monkeypatch, at_root):
+    import socket
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a proof opened a socket")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    out = proof(tmp_path, "a-la-carte")
+    pypdf = print_extra_or_skip()
+    fonts = {}
+    for page in pypdf.PdfReader(str(out)).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+            fonts[str(font["/BaseFont"])] = "/FontFile2" in descriptor  # the TrueType program, embedded
+    assert fonts and all(fonts.values())
+    assert {name.split("+", 1)[1] for name in fonts} == {"DejaVuSansBook", "DejaVuSansBold"}
+    assert all(len(name.split("+", 1)[0]) == len("/ABCDEF") for name in fonts)  # a subset's tag
