@@ -203,7 +203,7 @@ def test_a_hostile_name_lays_out_with_its_control_characters_and_marks_dropped(t
     assert all(ch.isprintable() or ch in "\n " for ch in page.text)
     assert not set(page.text) & {"\u202e", "\u202c", "\u200f", "\u200b", "\x1b", "\x07", "\t"}
     text = words(page.text)
-    assert "evil" in text and "[31mred bell tab line" in text
+    assert "evil" in text and "mred bell tab line" in text  # "[31" joins the Hebrew's right-to-left run
     # the Hebrew word, in whichever order the text extraction puts a right-to-left run
     assert "\u05e9\u05dc\u05d5\u05dd" in text or "\u05dd\u05d5\u05dc\u05e9" in text
     assert "zerowidth" in page.text
@@ -227,6 +227,15 @@ def test_every_line_of_a_hostile_card_stays_in_its_safe_area():
         for t in laid.texts:
             assert t.x >= INSET - TOL and t.x + t.width <= CARD_W - INSET + TOL, (card.id, t)
             assert t.y >= INSET - TOL and t.y + t.size * PT <= CARD_H - INSET + TOL, (card.id, t)
+
+
+def test_right_to_left_words_print_in_the_order_they_are_read():
+    from critter_kitchen.proof.pdf import visual
+
+    shalom = "\u05e9\u05dc\u05d5\u05dd"
+    assert visual(f"evil {shalom} red") == f"evil {shalom[::-1]} red"
+    assert visual(f"{shalom} 12, ok") == f"12 {shalom[::-1]}, ok"  # a number stays in the right-to-left run
+    assert visual("Chef Flambé") == "Chef Flambé"
 
 
 # errors: one line, exit 1, nothing written

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -151,7 +152,7 @@ class Sheets:
         for t in laid.texts:
             pdf.set_font(FAMILY, "B" if t.bold else "", t.size)
             pdf.set_text_color(*roles[t.role])
-            pdf.text(x + t.x, y + t.y + ASCENT * t.size * PT, t.text)
+            pdf.text(x + t.x, y + t.y + ASCENT * t.size * PT, visual(t.text))
 
     def _marks(self, slots: Sequence[Any]) -> None:
         pdf = self.pdf
@@ -164,6 +165,19 @@ class Sheets:
 
     def bytes(self) -> bytes:
         return bytes(self.pdf.output())
+
+
+def visual(line: str) -> str:
+    """A laid-out line in the order it is seen: its right-to-left runs (Hebrew, Arabic) turned
+    by the Unicode bidirectional algorithm (fpdf2's), in a left-to-right line. Card text has no
+    explicit direction marks or overrides left (faces.printable_text drops them), so only the
+    letters' own directions count. A line's width is the same in either order."""
+    if not any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in line):
+        return line
+    from fpdf.bidi import BidiParagraph
+    from fpdf.enums import TextDirection
+
+    return str(BidiParagraph(line, base_direction=TextDirection.LTR).get_reordered_string())
 
 
 def write_atomically(path: str, data: bytes) -> None:
