@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .faces import Face
-from .layout import CARD_H, CARD_W, PT, Block, Measure, fit_block, line_height, set_block
+from .layout import CARD_H, CARD_W, PT, Block, Measure, cut, fit_block, line_height, set_block
 
 FRAME = 3.0  # the band of the kind's colour inside the trim (the bleed is that colour too)
 INSET = 5.0  # from the trim to any text: the frame and a margin
@@ -63,6 +63,8 @@ class Box:
 
 @dataclass
 class Laid:
+    """A face laid out: its lines of text, boxes and rules, in millimetres from the trim's corner."""
+
     texts: list[Text]
     boxes: list[Box]
     rules: list[tuple[float, float, float, float]]  # thin lines in the kind's colour
@@ -71,8 +73,6 @@ class Laid:
 
 def _single(text: str, width: float, size: float, least: float, measure: Measure) -> tuple[str, float, bool]:
     """One line of ``text`` in ``width`` mm: at ``size`` pt, smaller down to ``least``, then cut."""
-    from .layout import cut
-
     s = size
     while s > least and measure(text) * s > width:
         s = max(least, s - 0.5)
@@ -173,8 +173,8 @@ def _slots(face: Face, y: float, laid: Laid, regular: Measure, bold: Measure) ->
         x = INSET + i * (w + SLOT_GAP)
         held = face.held == i
         laid.boxes.append(Box(x, y, w, SLOT_H, dashed=held))
-        shown, size, cut = _single(kind, w - 1.0, SLOT_SIZE, SLOT_MIN, regular)
-        laid.cut = laid.cut or cut
+        shown, size, was_cut = _single(kind, w - 1.0, SLOT_SIZE, SLOT_MIN, regular)
+        laid.cut = laid.cut or was_cut
         width = regular(shown) * size
         top = y + (SLOT_H - size * PT) / 2 - 0.2
         laid.texts.append(Text(x + (w - width) / 2, top, size, False, "ink", shown, width))
