@@ -30,7 +30,7 @@ def every_option() -> Iterator[argparse.Action]:
 
 def test_every_option_finds_the_choices_its_domain_module_defines() -> None:
     named = [(action.dest, action.choices.values()) for action in every_option() if isinstance(action.choices, Choices)]
-    assert {dest for dest, _ in named} == {"effort"}  # plan's and simulate's
+    assert {dest for dest, _ in named} == {"effort", "paper"}  # plan's and simulate's; proof's
     for dest, values in named:
         assert values and all(isinstance(v, str) for v in values), dest
 

@@ -114,6 +114,21 @@ class _Order:
         return found.folder if found is not None else None
 
 
+def is_folder_spec(spec: str) -> bool:
+    """Whether a ``--pack`` value names a folder: an existing one, or one with the form of no id (a path)."""
+    return os.path.isdir(spec) or not is_pack_id(spec)
+
+
+def named_folder(spec: str) -> str | None:
+    """The pack folder one ``--pack`` value names, without the packs it requires: the value
+    itself when it names a folder, else the folder of the installed pack of that id (None: no
+    such pack is installed)."""
+    if is_folder_spec(spec):
+        return spec
+    found = installed_pack(spec)
+    return found.folder if found is not None else None
+
+
 def pack_folders(specs: Sequence[str]) -> list[str]:
     """The folders that ``--pack`` values name: a folder, or the id of an installed pack.
 
@@ -123,15 +138,15 @@ def pack_folders(specs: Sequence[str]) -> list[str]:
     """
     order, problems = _Order(), []
     for spec in specs:
-        if os.path.isdir(spec) or not is_pack_id(spec):
+        if is_folder_spec(spec):
             order.add(spec)
             continue
-        found = installed_pack(spec)
+        found = named_folder(spec)
         if found is None:
             message = f"neither a pack folder nor the id of an installed pack; {known_ids_text()}"
             problems.append(Problem(spec, 0, 0, message, "CK104"))
         else:
-            order.add_with_requirements(found.folder)
+            order.add_with_requirements(found)
     if problems:
         raise InputError(problems)
     return order.folders
