@@ -1,6 +1,7 @@
 // The result page: forgetting the kept game (DELETE /api/games/{id}), after asking.
 "use strict";
 (() => {
+  pad.scrollCues(document);
   const button = document.getElementById("forget");
   const problem = document.getElementById("forget-problem");
   button.addEventListener("click", async () => {
