@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..errors import escaped
 from ..model.game import Award
 from ..stages.runner import Result
-from .explain import award_statements, course_line, quality_sums, stage_words
 
 
 def result_text(result: Result, *, explain: bool = False) -> str:
@@ -43,6 +42,8 @@ def result_text(result: Result, *, explain: bool = False) -> str:
         lines.append("Awards:")
         lines.extend(f"  {line}" for line in explain_lines(result.awards))
         lines.extend(quality_lines(result))
+        from .explain import stage_words  # only an explanation needs it: not on a plain score's path
+
         lines.append("")
         lines.append("Stages:")
         lines.extend(f"  {escaped(sid)}: {escaped(words)}" for sid, words in stage_words(result) if words != sid)
@@ -106,6 +107,8 @@ def star_count(n: int) -> str:
 
 def explain_lines(awards: list[Award]) -> list[str]:
     """One line per award statement: stage, card, reason, who got what (ties marked)."""
+    from .explain import award_statements
+
     return [
         f"{escaped(a['stage'])} [{escaped(a['card'])}] {escaped(a['reason'])}: {escaped(a['outcome'])}"
         for a in award_statements(awards)
@@ -115,6 +118,8 @@ def explain_lines(awards: list[Award]) -> list[str]:
 def quality_lines(result: Result) -> list[str]:
     """Each player's critic quality as the sum of their courses, and each course a card
     changed, with what it did (nothing when the result was scored without ``trace``)."""
+    from .explain import course_line, quality_sums
+
     sums = quality_sums(result)
     if sums is None:
         return []
