@@ -14,6 +14,8 @@ at 7 players", "honest labels"). In Debian's chromium driven by Playwright, agai
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ import yaml
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from browser import chromium_or_skip, launch_chromium, save_screenshot  # noqa: E402
+from browser import SCREENSHOTS_ENV, chromium_or_skip, launch_chromium  # noqa: E402
 from test_serve_browser import PHONE, expect  # noqa: E402
 from test_serve_room_browser import TOKEN, Serve, call  # noqa: E402
 
@@ -72,6 +74,20 @@ def opened(chromium, serve: Serve, size: dict[str, int]):
     return page
 
 
+def shot(page, folder: Path, name: str, at: str | None = None) -> None:
+    """What the screen shows (``at``: scrolled to the top of that element first), as
+    ``folder/name.png``, copied into $CRITTER_KITCHEN_SCREENSHOTS when that is set (the
+    README's pictures of the result: ``CRITTER_KITCHEN_SCREENSHOTS=docs``)."""
+    if at is not None:
+        page.locator(at).first.evaluate("el => el.scrollIntoView()")
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
+    shots = os.environ.get(SCREENSHOTS_ENV)
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, Path(shots) / path.name)
+
+
 def kept(serve: Serve, path: Path) -> int:
     answer = call(serve.url + "api/games", "POST", yaml.safe_load(path.read_text()))
     assert isinstance(answer, dict)
@@ -100,10 +116,10 @@ def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(s
     assert "  Ben 39 = carrot 4 + fish 10 + cheese 5 + mushroom 5 + meat 5 + wine 6 + bread 4\n" in text
     assert "    fish 10: served 5 = 5, then ×2 by fish-fanatic (critic.rumors) = 10\n" in text
     assert "  critic.rumors: the three rumors are revealed; their effects hook onto this stage\n" in text
-    save_screenshot(page, tmp_path / "result-two-390.png")
+    shot(page, tmp_path, "score-pad-quality-sum", at="#sums li")
 
 
-def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, chromium) -> None:
+def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, chromium, tmp_path) -> None:
     page = opened(chromium, serve, LAPTOP)
     page.goto(f"{serve.url}games/{kept(serve, FOUR)}")
     gus = page.locator("#awards .by-player").filter(has=page.locator("h3 .who", has_text="Gus"))
@@ -114,6 +130,7 @@ def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, chromium) -
         "Gus 3, Ivo 3 (friendly tie): +1 star each"
     )
     assert "  critic.most_soup [base-rules] most soup: Gus 3, Ivo 3 (friendly tie): +1 star each\n" in explain(FOUR)
+    shot(page, tmp_path, "score-pad-awards-by-player", at="#awards .by-player")
 
 
 def tap_targets_too_small(page, scope: str) -> list[str]:
@@ -134,11 +151,12 @@ def test_seven_players_on_a_phone_the_table_says_it_scrolls(serve, chromium, tmp
     phone.goto(f"{serve.url}games/{game}")
     expect(phone.locator(".scroll-cue")).to_be_visible()
     expect(phone.locator(".scroll-cue")).to_have_text("scroll →")
-    save_screenshot(phone, tmp_path / "result-seven-390.png")
+    shot(phone, tmp_path, "score-pad-result-7-390", at=".scroll-cue")
     laptop = opened(chromium, serve, LAPTOP)
     laptop.goto(f"{serve.url}games/{game}")
     expect(laptop.locator("#stages")).to_be_visible()
     expect(laptop.locator(".scroll-cue")).to_be_hidden()  # it fits: nothing to say
+    shot(laptop, tmp_path, "score-pad-result-7-1366")
 
 
 def test_seven_players_on_a_phone_every_tap_target_is_44_px_high(serve, chromium) -> None:
@@ -235,7 +253,7 @@ def test_the_setup_step_says_where_the_player_limit_comes_from(serve, chromium) 
     )
 
 
-def test_placeholder_data_is_said_where_it_affects_the_result(serve, chromium) -> None:
+def test_placeholder_data_is_said_where_it_affects_the_result(serve, chromium, tmp_path) -> None:
     page = opened(chromium, serve, PHONE)
     page.goto(f"{serve.url}games/{kept(serve, SEVEN)}")
     expect(page.locator(".said")).to_have_text(MODEL)
@@ -249,3 +267,5 @@ def test_placeholder_data_is_said_where_it_affects_the_result(serve, chromium) -
     expect(page.locator(".said")).to_have_count(0)  # the base game says nothing of itself
     expect(page.locator('#stages tr[data-stage="critic.final_quality"] th .mark')).to_have_text("placeholder 1")
     expect(page.locator("#note-1")).to_have_text(f"1. {TRACK}")
+    expect(page.locator(".scroll-cue")).to_be_hidden()  # 4 players fit at 390 px
+    shot(page, tmp_path, "score-pad-result-4-390")
