@@ -128,6 +128,6 @@ def quality_lines(result: Result) -> list[str]:
         if "courses" not in p:
             lines.append(f"  {escaped(p['name'])} {p['total']} (given, an automated rival)")
             continue
-        lines.append(f"  {escaped(p['name'])} {p['total']} = {p['sum']}")
+        lines.append(f"  {escaped(p['name'])} {p['total']} = {escaped(p['sum'])}")
         lines.extend(f"    {escaped(course_line(c, {}))}" for c in p["courses"] if c["changes"])
     return lines
