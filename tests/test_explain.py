@@ -68,3 +68,10 @@ def test_a_parameter_says_which_packs_set_its_value_in_load_order() -> None:
     rules = load_ruleset([ROOT / "cards" / "a-la-carte"])
     assert rules.parameters["max_players"].set_by == (("base", 5), ("a-la-carte", 7))
     assert load_ruleset([]).parameters["max_players"].set_by == (("base", 5),)
+
+
+def test_the_seven_player_example_names_its_pack_and_scores_as_its_golden_game(capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(["score", "examples/a-la-carte/seven-players.yaml", "--format", "json"]) == 0
+    golden = (ROOT / "tests" / "golden" / "a-la-carte" / "seven-players.json").read_text()
+    assert json.loads(capsys.readouterr().out) == json.loads(golden)

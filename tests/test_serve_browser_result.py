@@ -134,11 +134,11 @@ def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, chromium, t
 
 
 def tap_targets_too_small(page, scope: str) -> list[str]:
-    """What a finger taps in ``scope`` (buttons, fields, links styled as buttons, labelled
-    choices) that is shown and less than :data:`TAP` px high."""
+    """What a finger taps in ``scope`` (buttons, fields, links styled as buttons, the
+    navigation's links, labelled choices) that is shown and less than :data:`TAP` px high."""
     return page.locator(scope).evaluate(
-        """(root, least) => [...root.querySelectorAll(
-             'button, select, input:not([type=checkbox]):not([type=radio]):not([type=file]), a.button, label.choice')]
+        """(root, least) => [...root.querySelectorAll('button, select, a.button, nav a, label.choice, '
+             + 'input:not([type=checkbox]):not([type=radio]):not([type=file])')]
            .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < least)
            .map((el) => el.outerHTML.slice(0, 80))""",
         TAP,
