@@ -235,9 +235,28 @@ def shown_result(v: Visit) -> dict:
         "decided_by": page.locator("#decided").inner_text(),
         "ranking": page.locator("#ranking li").all_inner_texts(),
         "awards": page.locator("#awards li").count(),
-        "reasons": page.locator("#awards .reason").all_inner_texts(),
+        # each award statement once, as "reason: outcome" (grouped by player, a shared one is
+        # under each of its players)
+        "statements": sorted(set(page.locator("#awards li").evaluate_all(STATEMENT))),
         "totals": page.locator("#stages tr.total td").all_inner_texts(),
     }
+
+
+STATEMENT = (
+    """els => els.map(e => e.querySelector(".reason").textContent + ": " + e.querySelector(".outcome").textContent)"""
+)
+
+
+def explained_statements(path: Path) -> list[str]:
+    """``critter-kitchen score --explain``'s award lines, each without its stage and card."""
+    done = subprocess.run(
+        [sys.executable, "-m", "critter_kitchen", "score", str(path), "--explain"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.split("\nAwards:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    return sorted({line.strip().split("] ", 1)[1] for line in lines})
 
 
 def expected_page(result: dict, record: dict) -> dict:
@@ -252,7 +271,6 @@ def expected_page(result: dict, record: dict) -> dict:
             for s in standings
         ],
         "awards": len(result["awards"]),
-        "reasons": [a["reason"] for a in result["awards"]],
         "totals": [stars[p["name"]] for p in record["players"]],
     }
 
@@ -286,7 +304,7 @@ def test_a_whole_game_typed_on_a_phone_scores_as_the_cli_scores_its_export(visit
     exported = tmp_path / "exported.json"
     download.value.save_as(exported)
     assert json.loads(exported.read_text()) == record  # every value typed reached the record
-    assert shown == expected_page(cli_score(exported), record)
+    assert shown == {**expected_page(cli_score(exported), record), "statements": explained_statements(exported)}
     with visit.page.expect_download() as download:
         visit.page.click("#export-yaml")
     download.value.save_as(tmp_path / "exported.yaml")

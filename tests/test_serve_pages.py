@@ -374,13 +374,18 @@ def test_the_result_page_shows_the_stage_table_as_the_text_report(client):
         text=True,
         check=True,
     ).stdout
-    rows = re.findall(r'<tr><th scope="row">([a-z0-9_.]+)</th>((?:<td>\d+</td>)+)</tr>', page)
+    # each stage a row, named in words (its description), its id kept on the row
+    rows = re.findall(
+        r'<tr data-stage="([a-z0-9_.]+)"><th scope="row">[^<]+(?:<a [^>]+>[^<]+</a>)*</th>((?:<td>\d+</td>)+)</tr>',
+        page,
+    )
     table = [(stage, re.findall(r"<td>(\d+)</td>", cells)) for stage, cells in rows]
     expected = [(line.split()[0], line.split()[1:]) for line in text.splitlines()[1:9]]
     assert table == expected
     assert "Cleo wins" in page
     assert "farther along the critic score track" in page
-    assert "Madame Bouillon · critic.most_soup" in page  # each award names its card
+    # each award names its card and its stage in words
+    assert "Madame Bouillon · the highest value of unused soup and bisque gets 1 star (none at 0)" in page
     assert "soup and bisque worth 9" in page
 
 

@@ -55,17 +55,19 @@ def score_record(
     *,
     packs: Sequence[str | os.PathLike[str]] = (),
     source: str = "<record>",
+    trace: bool = False,
 ) -> Result:
     """Score one parsed game record (a dict as read from YAML or JSON).
 
     Without a ruleset, the packs the record names (``packs: [id, ...]``) load first, then
-    ``packs`` (folders, or ids of installed packs).
+    ``packs`` (folders, or ids of installed packs). ``trace``: keep what card effects did to
+    each critic course's quality, for the explanation (``report.explain``).
 
     Raises :class:`~critter_kitchen.errors.InputError` listing every problem of an
     invalid record; nothing is scored then.
     """
     rules = ruleset if ruleset is not None else Resolver(packs).for_record(record, source)
-    return score_game(read_record(rules, record, source), source)
+    return score_game(read_record(rules, record, source), source, trace)
 
 
 def read_game(

@@ -111,7 +111,7 @@ class _Scorer:
     """A run's rulesets (the pack resolver's, one per distinct list of packs that records
     name) and the reader and stages that score with them."""
 
-    def __init__(self, packs: Sequence[str]) -> None:
+    def __init__(self, packs: Sequence[str], trace: bool = False) -> None:
         from ..loading.records import read_record
         from ..loading.resolve import Resolver
         from ..stages.runner import score_game
@@ -121,6 +121,7 @@ class _Scorer:
         # _score ran were about 21 k instructions a batch record, compiled)
         self.read_record = read_record
         self.score_game = score_game
+        self.trace = trace  # --explain: keep what effects did to course qualities
 
     def score(self, item: _Input | Entry) -> Result:
         """Score one input; InputError if it could not be read or is not a valid game."""
@@ -129,7 +130,7 @@ class _Scorer:
         ruleset = self.rulesets.for_record(item.data, item.source)
         game = self.read_record(ruleset, item.data, item.source, item.document)
         try:
-            return self.score_game(game, item.source)
+            return self.score_game(game, item.source, self.trace)
         except EvaluationError as e:  # a card in play cannot score this game: a problem of this record
             raise InputError([Problem(item.source, 0, 0, str(e), "CK301")]) from e
 
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace | Arguments) -> int:
     # the cyclic collector would walk it all, repeatedly, and find nothing to free. Paused
     # here; a batch collects as usual; main() gives the collector back as it found it.
     gc.disable()
-    scorer = _Scorer(args.pack)
+    scorer = _Scorer(args.pack, bool(args.explain) and args.format != "json")
     inputs = _read_inputs(args.games)  # read one at a time, so that memory stays flat
     first = next(inputs)
     second = next(inputs, None)

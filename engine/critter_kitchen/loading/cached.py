@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
     _Loaded = tuple[Ruleset, list[Problem]]
 
-CACHE_FORMAT = 7  # 5: programs are unpickled unbuilt; 6: with what their ops tell; 7: and their trees (dsl/facts.py)
+CACHE_FORMAT = 8  # 5: programs are unpickled unbuilt; 6: with what their ops tell; 7: and their trees (dsl/facts.py)
+# 8: a parameter says which packs set it, a pack its description
 # the classes a pack entry may name; anything else in an entry is refused unread
 ENTRY_CLASSES = (
     "critter_kitchen.model.ruleset.*",

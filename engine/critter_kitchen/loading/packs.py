@@ -251,7 +251,13 @@ class _Loader:
         if found:
             self.add(found)
             return None
-        pack = Pack(doc.data["id"], doc.data["name"], str(folder), tuple(doc.data.get("requires", ())))
+        pack = Pack(
+            doc.data["id"],
+            doc.data["name"],
+            str(folder),
+            tuple(doc.data.get("requires", ())),
+            " ".join(str(doc.data.get("description", "")).split()),
+        )
         loaded = [p.id for p in self.ruleset.packs]
         if pack.id in loaded:
             self.at(doc, ("id",), f"pack '{pack.id}' is loaded twice", "CK104")
@@ -305,7 +311,7 @@ class _Loader:
                 self.ruleset.single_kinds.add(kind)
         for name, spec in data.get("parameters", {}).items():
             before = vocabulary(rs, owned=False).domains
-            self.declare_parameter(doc, name, spec)
+            self.declare_parameter(doc, name, spec, pack.id)
             for domain, names in vocabulary(rs, owned=False).domains.items():
                 for gone in set(before.get(domain, ())) - set(names):
                     self.taken_out[(domain, gone)] = (doc, ("parameters", name), pack.id)
@@ -425,7 +431,7 @@ class _Loader:
 
         return read
 
-    def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any]) -> None:
+    def declare_parameter(self, doc: Document, name: str, spec: dict[str, Any], pack: str) -> None:
         params = self.ruleset.parameters
         where = ("parameters", name)
         if name in params:
@@ -439,6 +445,7 @@ class _Loader:
             if "value" in spec and self.check_value(doc, (*where, "value"), params[name].type, spec["value"]):
                 params[name].value = spec["value"]
                 params[name].unverified = spec.get("unverified", "")
+                params[name].set_by = (*params[name].set_by, (pack, spec["value"]))
                 self.keyed.append((doc, (*where, "value"), name, spec["value"]))
             return
         if "type" not in spec:
@@ -455,6 +462,7 @@ class _Loader:
                 spec.get("unverified", ""),
                 scope,
                 spec.get("keys", ""),
+                ((pack, spec["value"]),),
             )
             self.keyed.append((doc, (*where, "value"), name, spec["value"]))
 

@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from .ruleset import Card, Ruleset
 
 
+QualityChange = tuple[str, str, int, int, str, tuple[tuple[str, str, int], ...]]
+
+
 class Course:
     """One course of a critic meal; ``quality`` is what effects change."""
 
@@ -223,6 +226,10 @@ class Game:
         self._groups = 0
         self._in_play: list[tuple[Card, Player | None]] | None = None
         self.rescoring: Any = None  # what rescoring without some card reuses (stages/rescore.py)
+        # When asked (score_game's ``trace``): each change effects made to a course's quality,
+        # in order, as (player, course type, quality before, quality after, stage, the changes:
+        # (card id, "set", "add" or "multiply", amount) each); None when not asked.
+        self.trace: list[QualityChange] | None = None
 
     def checkpoint(self) -> Checkpoint:
         """What the stages run so far have done to the game, between two stages."""

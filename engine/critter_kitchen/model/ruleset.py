@@ -214,6 +214,7 @@ class Parameter:
         unverified: str = "",
         scope: str = DEFAULT_SCOPE,
         keys: str = "",
+        set_by: tuple[tuple[str, Any], ...] = (),
     ) -> None:
         self.name = name
         self.type = type
@@ -224,9 +225,12 @@ class Parameter:
         # the card's own level (card_level) is this one or a wider one.
         self.scope = scope
         self.keys = keys  # for a table: what its keys name (one of TABLE_KEYS), or "" for any name
+        # (pack id, value) for each pack that gave it a value, in load order: the last is in force
+        self.set_by = set_by
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Parameter, (self.name, self.type, self.value, self.description, self.unverified, self.scope, self.keys)
+        fields = (self.name, self.type, self.value, self.description, self.unverified, self.scope, self.keys)
+        return Parameter, (*fields, self.set_by)
 
     def settable_at(self, level: str) -> bool:
         """Whether a card of ``level`` (one of SCOPES) may set this parameter."""
@@ -248,14 +252,15 @@ class DealNumber:
 
 
 class Pack:
-    def __init__(self, id: str, name: str, path: str, requires: tuple[str, ...] = ()) -> None:
+    def __init__(self, id: str, name: str, path: str, requires: tuple[str, ...] = (), description: str = "") -> None:
         self.id = id
         self.name = name
         self.path = path
         self.requires = requires
+        self.description = description  # what the pack says of itself (pack.yaml), for people
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Pack, (self.id, self.name, self.path, self.requires)
+        return Pack, (self.id, self.name, self.path, self.requires, self.description)
 
 
 class Ruleset:

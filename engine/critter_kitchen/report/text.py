@@ -41,6 +41,12 @@ def result_text(result: Result, *, explain: bool = False) -> str:
         lines.append("")
         lines.append("Awards:")
         lines.extend(f"  {line}" for line in explain_lines(result.awards))
+        lines.extend(quality_lines(result))
+        from .explain import stage_words  # only an explanation needs it: not on a plain score's path
+
+        lines.append("")
+        lines.append("Stages:")
+        lines.extend(f"  {escaped(sid)}: {escaped(words)}" for sid, words in stage_words(result) if words != sid)
     for note in result.notes:
         lines.append("")
         lines.append(f"* Unverified: {escaped(note)}.")
@@ -101,19 +107,27 @@ def star_count(n: int) -> str:
 
 def explain_lines(awards: list[Award]) -> list[str]:
     """One line per award statement: stage, card, reason, who got what (ties marked)."""
-    groups: dict[int, list[Award]] = {}
-    for award in awards:
-        groups.setdefault(award.group, []).append(award)
-    out = []
-    for group in groups.values():
-        a = group[0]
-        stars = f"+{a.stars} star" + ("s" if a.stars != 1 else "")
-        head = f"{escaped(a.stage)} [{escaped(a.card)}] {escaped(a.reason)}"
-        if a.value is not None:
-            who = ", ".join(f"{escaped(g.player)} {g.value}" for g in group)
-            tie = " (friendly tie)" if a.tied else ""
-            out.append(f"{head}: {who}{tie}: {stars} each" if a.tied else f"{head}: {who}: {stars}")
-        else:
-            who = ", ".join(escaped(g.player) for g in group)
-            out.append(f"{head}: {who} {stars}")
-    return out
+    from .explain import award_statements
+
+    return [
+        f"{escaped(a['stage'])} [{escaped(a['card'])}] {escaped(a['reason'])}: {escaped(a['outcome'])}"
+        for a in award_statements(awards)
+    ]
+
+
+def quality_lines(result: Result) -> list[str]:
+    """Each player's critic quality as the sum of their courses, and each course a card
+    changed, with what it did (nothing when the result was scored without ``trace``)."""
+    from .explain import course_line, quality_sums
+
+    sums = quality_sums(result)
+    if sums is None:
+        return []
+    lines = ["", "Critic quality:"]
+    for p in sums:
+        if "courses" not in p:
+            lines.append(f"  {escaped(p['name'])} {p['total']} (given, an automated rival)")
+            continue
+        lines.append(f"  {escaped(p['name'])} {p['total']} = {escaped(p['sum'])}")
+        lines.extend(f"    {escaped(course_line(c, {}))}" for c in p["courses"] if c["changes"])
+    return lines

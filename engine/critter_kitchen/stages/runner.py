@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Final
 
+    from ..dsl.changes import Change
     from ..dsl.program import Compiled
-    from ..model.game import Award, Game, Player
+    from ..model.game import Award, Game, Player, QualityChange
     from ..model.ruleset import Card, Stage
 
     Hooks = dict[tuple[str, str], list[tuple[Card, Player | None, Compiled | None]]]
@@ -237,9 +238,36 @@ def _end_hook_point(game: Game, source: str) -> None:
         return
     changes, game.changes = game.changes, []
     try:
-        apply_changes(changes)
+        if game.trace is None:
+            apply_changes(changes)
+        else:
+            _apply_traced(game, changes, game.trace)
     except ConflictingSet as e:
         raise InputError([Problem(source, 0, 0, str(e), "CK209", where="cards")]) from None
+
+
+def _apply_traced(game: Game, changes: list[Change], trace: list[QualityChange]) -> None:
+    """:func:`apply_changes`, one quantity at a time (each quantity's layers are its own, so
+    the outcome is the same), adding to ``trace`` what each did to the course qualities."""
+    groups: dict[tuple[str, tuple[Any, ...]], list[Change]] = {}
+    for change in changes:
+        groups.setdefault((change.fn.name, change.args), []).append(change)
+    for group in groups.values():
+        before = _course_qualities(game)
+        apply_changes(group)
+        by = tuple((c.frame.card.id, c.how, c.amount) for c in group)
+        stage = str(group[0].frame.stage)
+        for (name, kind), quality in _course_qualities(game).items():
+            if before[(name, kind)] != quality:
+                trace.append((name, kind, before[(name, kind)], quality, stage, by))
+
+
+def _course_qualities(game: Game) -> dict[tuple[str, str], int]:
+    qualities: dict[tuple[str, str], int] = {}
+    for player in game.players:
+        for kind, course in player.courses.items():
+            qualities[(player.name, kind)] = course.quality
+    return qualities
 
 
 def _index(p: Player) -> int:
@@ -295,8 +323,11 @@ def _rank_key(p: Player, frames: list[tuple[Compiled, Frame]]) -> tuple[Any, ...
     return tuple(values)
 
 
-def score_game(game: Game, source: str = "") -> Result:
-    """Score a checked game: run the stages, rank the players."""
+def score_game(game: Game, source: str = "", trace: bool = False) -> Result:
+    """Score a checked game: run the stages, rank the players. ``trace``: keep what effects
+    did to each course's quality (``game.trace``, for the explanation of the result)."""
+    if trace:
+        game.trace = []
     run_stages(game, source)
     standings, decided = rank(game)
     return Result(game, standings, decided, notes_of(game))

@@ -122,8 +122,8 @@ async def result_page(request: Request, game_id: str) -> Response:
     if game is None:
         return page(request, "missing.html", status=404, what=f"No game {game_id} is kept.")
     versions = await run_in_threadpool(request.app.state.store.history, game.id)
-    stages, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
-    table = stage_table(game.record, game.result, stages, names)
+    explanation, names = await engine(request, game_rules, request.app.state.rulesets, game.record)
+    table = stage_table(game.record, game.result, explanation, names)
     return page(request, "result.html", game=game, table=table, versions=versions or [])
 
 
@@ -137,8 +137,8 @@ async def version_page(request: Request, game_id: str, number: str) -> Response:
     if game is None or earlier is None:
         return page(request, "missing.html", status=404, what=f"Game {game_id} has no version {number} kept.")
     versions = await run_in_threadpool(request.app.state.store.history, game.id)
-    stages, names = await engine(request, game_rules, request.app.state.rulesets, earlier.record)
-    table = stage_table(earlier.record, earlier.result, stages, names)
+    explanation, names = await engine(request, game_rules, request.app.state.rulesets, earlier.record)
+    table = stage_table(earlier.record, earlier.result, explanation, names)
     return page(request, "version.html", game=earlier, latest=game, table=table, versions=versions or [])
 
 
@@ -228,13 +228,13 @@ def check_answer(rulesets: Any, raw: bytes) -> Response:
 
         rules = rulesets.for_record(record, "record")
         with effects_as_problems("record"):
-            scored = score_record(record, rules)
+            scored = score_record(record, rules, trace=True)
             result = result_json(scored)
     except InputError as e:
         limits = spice_limits(rulesets, record)
         return JSONResponse({"problems": problems_json(e.problems), "result": None, "spices": limits})
     names = {cid: card.name for cid, card in rules.cards.items()}
-    table = stage_table(record, result, list(scored.game.stages_run), names)  # as the kept game's page
+    table = stage_table(record, result, explained(scored, names), names)  # as the kept game's page
     return JSONResponse({"problems": [], "result": result, "spices": spice_limits(rulesets, record), "table": table})
 
 
@@ -385,6 +385,7 @@ def rules_json(rules: Any) -> dict[str, Any]:
         "per_round": params["challenges_per_round"],
         "min_players": params["min_players"],
         "max_players": params["max_players"],
+        "player_limit": set_by_words(rules, "max_players"),
         "max_automated": params["max_automated"],
         "courses": list(params["course_types"]),
         "ingredients": list(rules.ingredient_types),
@@ -399,6 +400,17 @@ def rules_json(rules: Any) -> dict[str, Any]:
         "slots": slots,
         "cards": [card_entry(c, rules) for c in rules.cards.values() if c.kind != rules.rules_kind],
     }
+
+
+def set_by_words(rules: Any, name: str) -> str:
+    """Where the value in force of the parameter ``name`` comes from, in words: its
+    description, then the value each pack in play gave it, in load order (the last is in
+    force): "most players in a game: 5 in Critter Kitchen (base game); À La Carte allows 7"."""
+    param = rules.parameters[name]
+    packs = {p.id: p.name for p in rules.packs}
+    steps = [(packs.get(pack, pack), value) for pack, value in param.set_by] or [("these packs", param.value)]
+    said = [f"{steps[0][1]} in {steps[0][0]}", *(f"{pack} allows {value}" for pack, value in steps[1:])]
+    return f"{param.description or name}: {'; '.join(said)}"
 
 
 def card_entry(card: Any, rules: Any) -> dict[str, Any]:
@@ -489,10 +501,11 @@ def game_row(game: Any) -> dict[str, Any]:
     }
 
 
-def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
-    """What a kept game's page needs of its rules: the stages that ran, in order (the text
-    report's rows), and card id -> card name for the cards its awards may name; none of
-    either when it cannot be scored again here (a pack it needs is gone, a card fails)."""
+def game_rules(rulesets: Any, record: Any) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """What a kept game's page needs of its rules: the game's explanation (:func:`explained`)
+    and card id -> card name for the cards its awards may name; no explanation when it cannot
+    be scored again here (a pack it needs is gone, a card fails), no names either when its
+    packs do not load."""
     from ..api import score_record
     from ..errors import EvaluationError
     from .scoring import record_pack_ids
@@ -500,12 +513,36 @@ def game_rules(rulesets: Any, record: Any) -> tuple[list[str], dict[str, str]]:
     try:
         rules = rulesets(tuple(record_pack_ids(record)))
     except InputError:
-        return [], {}
+        return None, {}
     names = {cid: card.name for cid, card in rules.cards.items()}
     try:
-        return list(score_record(record, rules).game.stages_run), names
+        return explained(score_record(record, rules, trace=True), names), names
     except (InputError, EvaluationError):
-        return [], names
+        return None, names
+
+
+def explained(result: Any, cards: dict[str, str]) -> dict[str, Any]:
+    """What ``score --explain`` says of a scored game (``report.explain``, its one account),
+    with each card by its name (``cards``: card id -> name): the stages in words, the award
+    statements, each player's critic quality as a sum, where placeholder data is used and
+    what the packs in play say of themselves."""
+    from ..report.explain import award_statements, course_line, packs_said, quality_sums, stage_notes, stage_words
+
+    sums = quality_sums(result) or []
+    return {
+        "stages": stage_words(result),
+        "statements": award_statements(result.awards),
+        "sums": [
+            {
+                "name": p["name"],
+                "line": f"{p['total']} = {p['sum']}" if "courses" in p else f"{p['total']} (given, an automated rival)",
+                "courses": [course_line(c, cards) for c in p.get("courses", []) if c["changes"]],
+            }
+            for p in sums
+        ],
+        "placeholders": stage_notes(result),
+        "packs": [f"{name}: {words}" for name, words in packs_said(result)],
+    }
 
 
 def ranking_line(s: Any) -> str:
@@ -513,34 +550,65 @@ def ranking_line(s: Any) -> str:
     return f"{s['name']}: {s['stars']} star{'' if s['stars'] == 1 else 's'}, critic quality {s['critic_quality']}"
 
 
-def stage_table(record: Any, result: Any, stages: list[str], cards: dict[str, str]) -> dict[str, Any]:
+def stage_table(record: Any, result: Any, explanation: dict[str, Any] | None, cards: dict[str, str]) -> dict[str, Any]:
     """What a scored game's page shows of it, every word decided here: stars per stage per
-    player from the result's awards (every stage that ran, ``stages``, a row), players in the
-    record's order; the ranking's lines; each award with its card by name (``cards``: card
-    id -> name). The kept game's page (``_standings.html``) and the new-game page's preview
-    (``preview`` in new.js, from the check's answer) lay out this same view."""
+    player from the result's awards (every stage that ran a row, named in words), players in
+    the record's order; the ranking's lines; the awards grouped by player, each statement in
+    the words of ``score --explain`` with its card by name (``cards``: card id -> name); each
+    player's critic quality as a sum; the notes of placeholder data, each marked on the rows it
+    affects. ``explanation``: :func:`explained`, or None when the game cannot be scored again
+    here (then the stages by id and the awards as the result gives them). The kept game's page
+    (``_standings.html``) and the new-game page's preview (``preview`` in new.js, from the
+    check's answer) lay out this same view."""
     names = [p.get("name", "") for p in record.get("players", []) if isinstance(p, dict)]
     awards = result.get("awards", [])
-    rows = list(dict.fromkeys([*stages, *(a["stage"] for a in awards)]))
-    cells = {stage: dict.fromkeys(names, 0) for stage in rows}
+    words = dict(explanation["stages"]) if explanation else {}
+    stages = list(dict.fromkeys([*words, *(a["stage"] for a in awards)]))
+    cells = {stage: dict.fromkeys(names, 0) for stage in stages}
     for a in awards:
         if a["player"] in cells[a["stage"]]:
             cells[a["stage"]][a["player"]] += a["stars"]
+    notes = [f"Unverified: {note}" for note in result.get("notes", [])]
+    marked = explanation["placeholders"] if explanation else {}
     standing = {s["name"]: s for s in result.get("standings", [])}
+    by_player: dict[str, list[dict[str, str]]] = {n: [] for n in names}
+    if explanation:
+        for st in explanation["statements"]:
+            where = f"{cards.get(st['card'], st['card'])} · {words.get(st['stage'], st['stage'])}"
+            for who in dict.fromkeys(st["players"]):
+                entry = {"reason": st["reason"], "outcome": st["outcome"], "card": where}
+                by_player.setdefault(who, []).append(entry)
+    else:
+        for a in awards:
+            stars = f"+{a['stars']} star" + ("s" if a["stars"] != 1 else "")
+            entry = {
+                "reason": a["reason"],
+                "outcome": stars,
+                "card": f"{cards.get(a['card'], a['card'])} · {a['stage']}",
+            }
+            by_player.setdefault(a["player"], []).append(entry)
     return {
         "names": names,
-        "rows": [(stage, [cells[stage][n] for n in names]) for stage in rows],
+        "rows": [
+            {
+                "stage": stage,
+                "words": words.get(stage, stage),
+                "cells": [cells[stage][n] for n in names],
+                "marks": [
+                    i + 1 for i, note in enumerate(notes) if note.removeprefix("Unverified: ") in marked.get(stage, [])
+                ],
+            }
+            for stage in stages
+        ],
         "totals": [standing.get(n, {}).get("stars", "") for n in names],
         "quality": [standing.get(n, {}).get("critic_quality", "") for n in names],
         "ranking": [[s["rank"], ranking_line(s)] for s in result.get("standings", [])],
         "awards": [
-            {
-                "player": a["player"],
-                "stars": a["stars"],
-                "reason": a["reason"],
-                "card": f"{cards.get(a['card'], a['card'])} · {a['stage']}",
-            }
-            for a in awards
+            {"player": n, "stars": standing.get(n, {}).get("stars", ""), "awards": entries}
+            for n, entries in by_player.items()
+            if entries
         ],
-        "notes": [f"Unverified: {note}" for note in result.get("notes", [])],
+        "sums": explanation["sums"] if explanation else [],
+        "notes": notes,
+        "packs": explanation["packs"] if explanation else [],
     }

@@ -471,6 +471,7 @@
       box.append(row);
     });
     $("#add-player").disabled = S.players.length >= R.max_players;
+    $("#player-limit").textContent = R.player_limit.charAt(0).toUpperCase() + R.player_limit.slice(1) + ".";
     renderKnown();
     names();
   }
@@ -754,19 +755,29 @@
       n ? h("button", {type: "button", class: "small", onclick: nextProblem}, "Go to the next problem") : null);
       return;
     }
+    // as _standings.html lays out the same table
     box.append(h("p", {class: "winner"}, winnersLine(result) + " · " + result.decided_by),
-      h("div", {class: "scroll"}, h("table", {class: "stages"},
+      ...t.packs.map((line) => h("p", {class: "said"}, "Played with " + line)),
+      h("p", {class: "scroll-cue", hidden: true}, "scroll →"),
+      h("div", {class: "scroll", "data-scroll": true}, h("table", {class: "stages"},
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "stage"), t.names.map((n) => h("th", {scope: "col"}, n)))),
-        h("tbody", {}, t.rows.map(([stage, cells]) => h("tr", {}, h("th", {scope: "row"}, stage), cells.map((c) => h("td", {}, c))))),
+        h("tbody", {}, t.rows.map((row) => h("tr", {"data-stage": row.stage},
+          h("th", {scope: "row"}, row.words, row.marks.flatMap((m) => [" ", h("a", {class: "mark", href: "#note-" + m}, "placeholder " + m)])),
+          row.cells.map((c) => h("td", {}, c))))),
         h("tfoot", {}, h("tr", {class: "total"}, h("th", {scope: "row"}, "total"), t.totals.map((c) => h("td", {}, c))),
           h("tr", {}, h("th", {scope: "row"}, "critic quality"), t.quality.map((c) => h("td", {}, c)))))),
+      ...t.notes.map((note, i) => h("p", {class: "note", id: "note-" + (i + 1)}, (i + 1) + ". " + note)),
       h("h2", {}, "Ranking"),
       h("ol", {class: "ranking"}, t.ranking.map(([rank, line]) => h("li", {value: rank}, line))),
       h("h2", {}, "Awards"),
-      h("ul", {class: "awards"}, t.awards.map((a) => h("li", {}, h("span", {class: "who"}, a.player), " ",
-        h("span", {class: "stars"}, "+" + a.stars + "★"), " ", h("span", {class: "reason"}, a.reason), " ",
-        h("span", {class: "card"}, a.card)))),
-      ...t.notes.map((note) => h("p", {class: "note"}, note)));
+      h("div", {class: "awards"}, t.awards.map((p) => h("section", {class: "by-player"},
+        h("h3", {}, h("span", {class: "who"}, p.player), " ", h("span", {class: "stars"}, p.stars + "★")),
+        h("ul", {}, p.awards.map((a) => h("li", {}, h("span", {class: "reason"}, a.reason), ": ",
+          h("span", {class: "outcome"}, a.outcome), " ", h("span", {class: "card"}, a.card))))))),
+      ...(t.sums.length ? [h("h2", {}, "Critic quality"), h("ul", {class: "sums"}, t.sums.map((p) => h("li", {},
+        h("span", {class: "who"}, p.name), " ", h("span", {class: "sum"}, p.line),
+        p.courses.map((c) => h("span", {class: "course"}, c)))))] : []));
+    pad.scrollCues(box);
   }
 
   async function save() {
@@ -815,6 +826,7 @@
       if (b.dataset.step === to) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     }
     if (to === "meals") renderMeals();
+    pad.scrollCues(document);  // a table's cue is measured once its step shows
     showProblems();
     window.scrollTo(0, 0);
     localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}));

@@ -51,5 +51,37 @@ const pad = (() => {
   // a figure's key for people; a stage's name (it has a dot) is left as the engine writes it
   const label = (key) => String(key).includes(".") ? String(key) : String(key).replace(/_/g, " ");
 
-  return {h, call, path, debounce, label};
+  // A wide table says so: its "scroll →" cue (the element before its box) shows while the box
+  // is narrower than the table, on every box with data-scroll under root, and on each resize.
+  function scrollCues(root) {
+    const show = () => {
+      for (const box of (root || document).querySelectorAll("[data-scroll]")) {
+        const cue = box.previousElementSibling;
+        if (cue && cue.classList.contains("scroll-cue")) cue.hidden = box.scrollWidth <= box.clientWidth + 1;
+      }
+    };
+    show();
+    if (!scrollCues.listening) { scrollCues.listening = true; window.addEventListener("resize", () => scrollCues(document)); }
+  }
+
+  // The status bar (fixed at the bottom) never covers the field being typed in: the page ends
+  // below it by its height, and a focused field it would cover is scrolled above it.
+  function keepAboveBar() {
+    const bar = document.querySelector(".bar"), main = document.querySelector("main");
+    if (!bar || !main) return;
+    const room = () => { main.style.paddingBottom = (bar.offsetHeight + 24) + "px"; };
+    const uncover = () => {
+      const el = document.activeElement;
+      if (!el || el === document.body || bar.contains(el) || !el.getBoundingClientRect) return;
+      const over = el.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 8;
+      if (over > 0) window.scrollBy(0, over);
+    };
+    room();
+    new ResizeObserver(() => { room(); uncover(); }).observe(bar);
+    document.addEventListener("focusin", uncover);
+    if (window.visualViewport) window.visualViewport.addEventListener("resize", uncover);
+  }
+  document.addEventListener("DOMContentLoaded", keepAboveBar);
+
+  return {h, call, path, debounce, label, scrollCues};
 })();

@@ -1,6 +1,7 @@
 // The result page: deleting the kept game (DELETE /api/games/{id}); the history page then offers its undo (games.js).
 "use strict";
 (() => {
+  pad.scrollCues(document);
   const button = document.getElementById("forget");
   const problem = document.getElementById("forget-problem");
   button.addEventListener("click", async () => {
