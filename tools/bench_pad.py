@@ -97,6 +97,7 @@ class Pad:
     status_ms: list[float] = field(default_factory=list)
     stars_ms: list[float] = field(default_factory=list)
     lines: dict[str, str] = field(default_factory=dict)  # each meal's line once entered, by its record path
+    tapped: list[str] = field(default_factory=list)  # what each tap was on, in order
 
     def at(self, where: str) -> Any:
         return self.page.locator(f'[data-where="{where}"]')
@@ -104,6 +105,7 @@ class Pad:
     def tap(self, target: Any) -> None:
         self.locator(target).click()
         self.count.taps += 1
+        self.tapped.append(str(target))
 
     def tick(self, target: Any) -> None:
         """Tick a checkbox (a tap), unless it is ticked already."""
@@ -309,6 +311,9 @@ def meals(pad: Pad, record: dict[str, Any]) -> dict[str, int]:
     done = {"challenge": 0, "critic": 0}
     for index, p in enumerate(record["players"]):
         name = p["name"]
+        served = [record.get("challenge_meals", {}).get(r, {}).get(name) for r in record["cards"]["challenges"]]
+        if not (any(served) or p.get("kept") or record.get("critic_meals", {}).get(name)):
+            continue  # nothing to enter for this player
         open_player(pad, name)
         for rnd, ids in record["cards"]["challenges"].items():
             served = record.get("challenge_meals", {}).get(rnd, {}).get(name, {})

@@ -18,6 +18,7 @@ as many as a record may name, each once.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -224,9 +225,9 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
     (``player``, ``round``, ``card``) or a player's critic meal (``player``). The meal is scored
     by the engine in the draft's game (packs, players, cards) with no other meal, beside the other
     players' critic meals for a critic meal (those that are legal): its quality after the cards
-    that change it, and its stars, what its player has with it less without it (the credit rule
-    of the card statistics). ``problems``: the draft's setup's and the meal's, in the engine's
-    words; the quality and stars are then null."""
+    that change it, and its stars: those of the awards its player gets with it that they do not
+    get without it (as the card statistics credit a Challenge card its meals). ``problems``: the
+    draft's setup's and the meal's, in the engine's words; the quality and stars are then null."""
     body = json_body(raw)
     if isinstance(body, Response):
         return body
@@ -257,6 +258,7 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
         with_meal["challenge_meals"] = {rnd: {name: {cid: meal}}}
     try:
         from ..api import score_record
+        from ..stages.credit import award_key
         from .scoring import effects_as_problems
 
         rules = rulesets.for_record(setup, "record")
@@ -272,7 +274,9 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
         quality = player.critic_quality()
     else:
         quality = next(m.quality for m in scored.game.meals[rnd] if m.player.name == name and m.card.id == cid)
-    stars = player.stars - next(p.stars for p in before.game.players if p.name == name)
+    gained = Counter(award_key(a) for a in scored.awards if a.player == name)
+    gained -= Counter(award_key(a) for a in before.awards if a.player == name)
+    stars = sum(key[2] * n for key, n in gained.items())
     return JSONResponse({"problems": [], "quality": quality, "stars": stars})
 
 

@@ -21,6 +21,8 @@ const meal = (() => {
       PAD_VALUES.map((v) => h("button", {type: "button", "data-pad-value": v, ...press(() => put(String(v)))}, String(v))),
       h("button", {type: "button", class: "clear", "aria-label": "clear", ...press(() => put(""))}, "⌫"),
       h("button", {type: "button", class: "done", ...press(() => { if (target) target.blur(); hide(); })}, "Done"));
+    // room below the form for the pad, always (the page does not jump when the pad comes and goes)
+    document.body.classList.add("with-pad");
     const bar = document.querySelector(".bar");
     if (bar) bar.prepend(padBox); else { padBox.classList.add("alone"); document.body.append(padBox); }
     document.addEventListener("focusin", (e) => { if (e.target.dataset && "pad" in e.target.dataset) show(e.target); else hide(); });
@@ -30,10 +32,9 @@ const meal = (() => {
   function show(field) {
     target = field;
     padBox.hidden = false;
-    document.body.classList.add("with-pad");
     field.scrollIntoView({block: "center"});
   }
-  function hide() { target = null; if (padBox) padBox.hidden = true; document.body.classList.remove("with-pad"); }
+  function hide() { target = null; if (padBox) padBox.hidden = true; }
   // A value from the pad: set, told as input (a tap), and on to the next field of its group.
   function put(text) {
     const field = target;
@@ -73,11 +74,11 @@ const meal = (() => {
     if (limit <= 0 && !list.length) return null;
     const all = [...R.ingredients, R.wild_spice];
     const first = [type, R.wild_spice].filter((s, i, a) => all.includes(s) && a.indexOf(s) === i);
-    const box = h("span", {class: "chips spices", "data-where": where, role: "group", "aria-label": "spices"});
+    const box = h("span", {class: "chips spices", "data-where": where, "data-limit": limit, role: "group", "aria-label": "spices"});
     const draw = (wide) => {
       const now = spiceList(holder.spice);
       const shown = wide ? all : [...first, ...now.filter((s) => !first.includes(s))];
-      box.replaceChildren(...shown.map((s) => chip(s === R.wild_spice ? s : s + " spice", now.includes(s), () => {
+      box.replaceChildren(...shown.map((s) => chip(s === R.wild_spice ? s : s === type && !wide ? "spice" : s + " spice", now.includes(s), () => {
         let next = spiceList(holder.spice);
         if (next.includes(s)) next = next.filter((x) => x !== s);
         else if (next.length < Math.max(limit, 1)) next.push(s);
@@ -85,7 +86,7 @@ const meal = (() => {
         holder.spice = spiceValue(next);
         draw(false);
         changed(true);
-      }, {"data-chip": where + ":" + s, "data-spice": s})),
+      }, {"data-chip": where + ":" + s, "data-spice": s, "aria-label": s === R.wild_spice ? s : s + " spice"})),
       wide || shown.length >= all.length ? null : h("button", {type: "button", class: "chip more", "aria-label": "other spices", "data-chip": where + ":more", onclick: () => draw(true)}, "…"));
     };
     draw(false);
@@ -139,10 +140,10 @@ const meal = (() => {
               if (!typeBox.hidden) typeBox.replaceChildren(typeChips(R, required, (t) => { ing.type = t; o.changed(true); o.redraw(at + ".value"); }, at + ".type"));
             }}, covered ? h("s", {title: "covered by the Hold token"}, ing.type) : ing.type),
           numField(ing.value, (v, tap) => { ing.value = v; o.changed(tap); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": at + ".value"}),
-          spiceChips(R, ing, ing.type, o.spices || 0, at + ".spice", o.changed),
           h("button", {type: "button", class: "small remove", "aria-label": "remove ingredient " + (i + 1), onclick: () => {
             o.remove("Removed " + ing.type + (String(ing.value ?? "") !== "" ? " " + ing.value : "") + " from " + o.name, () => m.ingredients.splice(i, 1));
           }}, "✕")),
+        spiceChips(R, ing, ing.type, o.spices || 0, at + ".spice", o.changed),
         typeBox, o.err(at + ".type"), o.err(at + ".value"), o.err(at + ".spice"), o.err(at)));
     });
     const adding = h("div", {class: "adding", hidden: true});
@@ -155,6 +156,8 @@ const meal = (() => {
             o.changed(true);
             o.redraw(where + ".ingredients[" + (m.ingredients.length - 1) + "].value");
           }, where + ".ingredients"));
+          const first = adding.querySelector("button");
+          if (first && !adding.hidden) first.focus({preventScroll: true});
         }}, "+ ingredient"),
         h("button", {type: "button", class: "small", "data-clear": where, onclick: () => o.remove("Cleared " + o.name, () => clear(o, m))}, "Clear")),
       adding, tokenChips(R, m.tokens, where, o.changed));

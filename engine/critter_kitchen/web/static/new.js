@@ -583,7 +583,7 @@
       // a value or a token entered serves the meal; "served" unticked keeps what was entered, not recorded
       const box = h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
         m.served = e.target.checked;
-        keepFocus(renderMeals, m.served ? path(where, "ingredients", 0, "value") : undefined);
+        keepFocus(renderMeals);
         o.changed(true);
       }});
       const o = mealOptions(where, c ? c.name : id, {card: c, spices: spicesAllowed(p, id),
