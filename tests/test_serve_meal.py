@@ -99,5 +99,5 @@ def test_a_meal_not_served_has_no_line_and_a_wrong_question_is_a_problem(client)
     response = client.post("/ui/meal", json={"record": record, "round": "round3"})
     assert response.status_code == 422
     assert response.json()["problems"][0]["message"] == (
-        "expected {record, player, round, card} for a challenge meal or {record, player} for a critic meal"
+        "request: expected {record, player, round, card} for a challenge meal or {record, player} for a critic meal"
     )
