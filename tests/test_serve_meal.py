@@ -45,7 +45,12 @@ def test_each_challenge_meal_has_the_quality_and_stars_the_cli_gives_it(client):
                     "quality": int(meal["reason"].rsplit(" ", 1)[1]),
                     "stars": sum(a["stars"] for a in own),
                 }
-                assert answer.json() == wanted, (rnd, name, cid)
+                got = answer.json()
+                assert got.pop("spices") == {
+                    "courses": 1,
+                    "ingredients": {c: 1 for ids in record["cards"]["challenges"].values() for c in ids},
+                }
+                assert got == wanted, (rnd, name, cid)
 
 
 def test_each_critic_meal_has_the_critic_quality_the_cli_gives_its_player(client):
@@ -76,6 +81,7 @@ def test_a_meal_with_a_problem_has_no_stars_and_says_the_problem_at_its_field(cl
     record["challenge_meals"]["round3"]["Gus"]["garden-gratin"]["ingredients"][0]["value"] = 0
     ask = {"record": record, "player": "Gus", "round": "round3", "card": "garden-gratin"}
     answer = client.post("/ui/meal", json=ask).json()
+    del answer["spices"]
     assert answer == {
         "problems": [
             {
@@ -89,15 +95,22 @@ def test_a_meal_with_a_problem_has_no_stars_and_says_the_problem_at_its_field(cl
     }
     # the other meals of the draft are not read: one of them wrong leaves this one scored
     ask["card"], ask["player"] = "hunters-ragout", "Ivo"
-    assert client.post("/ui/meal", json=ask).json() == {"problems": [], "quality": 27, "stars": 4}
+    assert client.post("/ui/meal", json=ask).json()["stars"] == 4
 
 
 def test_a_meal_not_served_has_no_line_and_a_wrong_question_is_a_problem(client):
     record = example(FOUR)
     ask = {"record": record, "player": "Gus", "round": "round3", "card": "farmhouse-pie"}
-    assert client.post("/ui/meal", json=ask).json() == {"problems": [], "quality": None, "stars": None}
+    answer = client.post("/ui/meal", json=ask).json()
+    assert (answer["problems"], answer["quality"], answer["stars"]) == ([], None, None)
     response = client.post("/ui/meal", json={"record": record, "round": "round3"})
     assert response.status_code == 422
     assert response.json()["problems"][0]["message"] == (
         "request: expected {record, player, round, card} for a challenge meal or {record, player} for a critic meal"
     )
+
+
+def test_a_meal_answers_the_spices_its_player_may_put_on_each_field(client):
+    record = example("five-players.yaml")  # Baron Pepperpot: two spices a course
+    answer = client.post("/ui/meal", json={"record": record, "player": "Kim"}).json()
+    assert answer["spices"]["courses"] == 2

@@ -248,13 +248,17 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
         meals = draft.get("critic_meals")
         meals = meals if isinstance(meals, dict) else {}
         if name not in meals:
-            return JSONResponse({"problems": [], "quality": None, "stars": None})
+            return JSONResponse(
+                {"problems": [], "quality": None, "stars": None, "spices": own_spices(rulesets, draft, name)}
+            )
         with_meal["critic_meals"] = dict(meals)
         without["critic_meals"] = {k: v for k, v in meals.items() if k != name}
     else:
         meal = (((draft.get("challenge_meals") or {}).get(rnd) or {}).get(name) or {}).get(cid)
         if meal is None:
-            return JSONResponse({"problems": [], "quality": None, "stars": None})
+            return JSONResponse(
+                {"problems": [], "quality": None, "stars": None, "spices": own_spices(rulesets, draft, name)}
+            )
         with_meal["challenge_meals"] = {rnd: {name: {cid: meal}}}
     try:
         from ..api import score_record
@@ -268,7 +272,8 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
                 raise scored
             before = score_record(without, rules)
     except InputError as e:
-        return JSONResponse({"problems": problems_json(e.problems), "quality": None, "stars": None})
+        spices = own_spices(rulesets, draft, name)
+        return JSONResponse({"problems": problems_json(e.problems), "quality": None, "stars": None, "spices": spices})
     player = next(p for p in scored.game.players if p.name == name)
     if critic:
         quality = player.critic_quality()
@@ -277,7 +282,15 @@ def meal_answer(rulesets: Any, raw: bytes) -> Response:
     gained = Counter(award_key(a) for a in scored.awards if a.player == name)
     gained -= Counter(award_key(a) for a in before.awards if a.player == name)
     stars = sum(key[2] * n for key, n in gained.items())
-    return JSONResponse({"problems": [], "quality": quality, "stars": stars})
+    return JSONResponse(
+        {"problems": [], "quality": quality, "stars": stars, "spices": own_spices(rulesets, draft, name)}
+    )
+
+
+def own_spices(rulesets: Any, draft: Any, name: str) -> dict[str, Any]:
+    """The spices ``name``'s critic courses and meal ingredients may take (:func:`spice_limits`)."""
+    limits = spice_limits(rulesets, draft)
+    return {"courses": limits["courses"].get(name), "ingredients": limits["ingredients"].get(name, {})}
 
 
 def _scored_beside(with_meal: dict[str, Any], without: dict[str, Any], name: str, critic: bool, rules: Any) -> Any:

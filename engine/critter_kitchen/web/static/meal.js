@@ -209,8 +209,8 @@ const meal = (() => {
     const el = document.querySelector('[data-stars="' + CSS.escape(key) + '"]');
     if (el) { el.textContent = text; el.className = "meal-stars " + kind; }
   }
-  // Score the meal ``key`` now (a tap) or once typing pauses.
-  function score(key, ask, now) {
+  // Score the meal ``key`` now (a tap) or once typing pauses; ``seen(answer)``: told each answer.
+  function score(key, ask, now, seen) {
     clearTimeout(waiting[key]);
     const mine = asked[key] = (asked[key] || 0) + 1;
     setLine(key, (shown[key] || {}).text || "", "busy");
@@ -220,6 +220,7 @@ const meal = (() => {
       const answer = await call("POST", "/ui/meal", question);
       if (asked[key] !== mine) return;  // a later input asked again
       const data = answer.data || {};
+      if (seen) seen(data);
       if (answer.ok && data.quality !== null && data.quality !== undefined) {
         setLine(key, "quality " + data.quality + " → " + data.stars + (data.stars === 1 ? " star" : " stars"), "good");
       } else {
