@@ -121,6 +121,8 @@ const meal = (() => {
 
   // --- a meal --------------------------------------------------------------------------
 
+  const opened = {};  // the type chips open (a row's, "+ ingredient"'s), kept when the form is drawn again
+
   // The rows of a challenge meal (``m``: {served, ingredients: [{type, value, spice}], tokens}).
   // o: {R, card, where, spices (boxes each ingredient takes), covered (index of the requirement the
   // Hold token covers, or -1), err(where), changed(tapped), redraw(focusPath), remove(what, fn)}.
@@ -131,13 +133,15 @@ const meal = (() => {
     m.ingredients.forEach((ing, i) => {
       const at = where + ".ingredients[" + i + "]";
       const covered = i === o.covered && ing.type === required[i] && String(ing.value ?? "") === "";
-      const typeBox = h("div", {class: "retype", hidden: true});
+      const retype = (t) => { delete opened[at + ".type"]; ing.type = t; o.changed(true); o.redraw(at + ".value"); };
+      const typeBox = h("div", {class: "retype", hidden: !opened[at + ".type"]}, opened[at + ".type"] ? typeChips(R, required, retype, at + ".type") : null);
       box.append(h("div", {class: "ingredient" + (covered ? " covered" : "")},
         h("div", {class: "line"},
           h("button", {type: "button", class: "type", "data-where": at + ".type", "aria-label": "ingredient " + (i + 1) + ": " + ing.type + " (change)",
             onclick: () => {
               typeBox.hidden = !typeBox.hidden;
-              if (!typeBox.hidden) typeBox.replaceChildren(typeChips(R, required, (t) => { ing.type = t; o.changed(true); o.redraw(at + ".value"); }, at + ".type"));
+              opened[at + ".type"] = !typeBox.hidden;
+              if (!typeBox.hidden) typeBox.replaceChildren(typeChips(R, required, retype, at + ".type"));
             }}, covered ? h("s", {title: "covered by the Hold token"}, ing.type) : ing.type),
           numField(ing.value, (v, tap) => { ing.value = v; o.changed(tap); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": at + ".value"}),
           h("button", {type: "button", class: "small remove", "aria-label": "remove ingredient " + (i + 1), onclick: () => {
@@ -146,16 +150,20 @@ const meal = (() => {
         spiceChips(R, ing, ing.type, o.spices || 0, at + ".spice", o.changed),
         typeBox, o.err(at + ".type"), o.err(at + ".value"), o.err(at + ".spice"), o.err(at)));
     });
-    const adding = h("div", {class: "adding", hidden: true});
+    const add = (t) => {
+      delete opened[where + ".ingredients"];
+      m.ingredients.push({type: t, value: "", spice: ""});
+      o.changed(true);
+      o.redraw(where + ".ingredients[" + (m.ingredients.length - 1) + "].value");
+    };
+    const adding = h("div", {class: "adding", hidden: !opened[where + ".ingredients"]},
+      opened[where + ".ingredients"] ? typeChips(R, required, add, where + ".ingredients") : null);
     box.append(o.err(where + ".ingredients"),
       h("p", {class: "meal-actions"},
         h("button", {type: "button", class: "small", "data-add": where + ".ingredients", onclick: () => {
           adding.hidden = !adding.hidden;
-          if (!adding.hidden) adding.replaceChildren(typeChips(R, required, (t) => {
-            m.ingredients.push({type: t, value: "", spice: ""});
-            o.changed(true);
-            o.redraw(where + ".ingredients[" + (m.ingredients.length - 1) + "].value");
-          }, where + ".ingredients"));
+          opened[where + ".ingredients"] = !adding.hidden;
+          if (!adding.hidden) adding.replaceChildren(typeChips(R, required, add, where + ".ingredients"));
           const first = adding.querySelector("button");
           if (first && !adding.hidden) first.focus({preventScroll: true});
         }}, "+ ingredient"),
@@ -233,6 +241,8 @@ const meal = (() => {
   }
 
   const hasLine = (key) => !!(shown[key] && shown[key].text);
+  // every line forgotten (the meals were put back or replaced): each is asked again when drawn
+  const forget = () => { for (const key of Object.keys(shown)) { delete shown[key]; asked[key] = (asked[key] || 0) + 1; } };
 
-  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine};
+  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine, forget};
 })();

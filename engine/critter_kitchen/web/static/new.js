@@ -431,6 +431,7 @@
     $("#undo").hidden = true;
     S = was.S;
     shown = was.shown;
+    meal.forget();
     if (await rules()) { renderAll(); go(was.step); changed(); }
   }
 
@@ -842,6 +843,7 @@
       return;
     }
     S = load(answer.data.record);
+    meal.forget();
     if (await rules()) { renderAll(); changed(); }
   }
 

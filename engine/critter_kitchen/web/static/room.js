@@ -52,6 +52,7 @@
   function take(player) {
     draft = copy(player.part);
     form = null;
+    meal.forget();
     base = player.version;
     dirty = false;
     editor();
@@ -246,7 +247,7 @@
     box.hidden = false;
     box.replaceChildren(...[h("h2", {}, player.name + "'s meals"),
       undone ? h("div", {class: "undo", role: "status"}, h("span", {}, removed), h("button", {type: "button", onclick: () => {
-        form = JSON.parse(undone); undone = null; draft = partOf(form); dirty = true; editor();
+        form = JSON.parse(undone); undone = null; draft = partOf(form); dirty = true; meal.forget(); editor();
       }}, "Undo")) : null,
       h("div", {"data-pad-group": ""},
         Object.keys(challenges()).map((r) => h("div", {class: "round"}, h("h3", {}, r.replace(/_/g, " ")), (challenges()[r] || []).map((id) => challengeMeal(player.name, r, id)))),
