@@ -652,7 +652,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             ),
             "meal_stars_p95_ms": (
                 f'from a meal\'s last tap to its line ("quality 13 → 2 stars", scored by the engine) shown: '
-                f"p95 of {len(pad.stars_ms)} meals, max {max(pad.stars_ms):.0f} ms, each line equal to what "
+                f"p95 of {len(pad.stars_ms)} meals, median {sorted(pad.stars_ms)[len(pad.stars_ms) // 2]:.0f} ms, max {max(pad.stars_ms):.0f} ms, each line equal to what "
                 "critter-kitchen score says of the meal (a challenge meal's quality and stars, a critic meal's "
                 f"quality); the status bar (the whole game checked) answered in p95 {p95(pad.status_ms):.0f} ms"
             ),

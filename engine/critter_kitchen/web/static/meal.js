@@ -47,7 +47,12 @@ const meal = (() => {
     const next = all[all.indexOf(field) + 1];
     if (next) next.focus(); else { field.blur(); hide(); }
   }
-  const tapped = (e) => !e.isTrusted;  // an input event the pad made (a key typed is trusted)
+  const tapped = (e) => !e.isTrusted;
+  // The pad on the first empty field of ``group`` (a player's meals just opened), the page not scrolled.
+  function start(group) {
+    const first = group && [...group.querySelectorAll("[data-pad]")].find((e) => !e.closest("[hidden]") && e.value === "");
+    if (first) first.focus({preventScroll: true});
+  }  // an input event the pad made (a key typed is trusted)
 
   // A number field the pad fills (typing on a keyboard works too); no phone keyboard opens.
   function numField(value, onchange, attrs) {
@@ -58,9 +63,11 @@ const meal = (() => {
 
   // --- chips ---------------------------------------------------------------------------
 
+  // A chip: a tap does not take the focus (the number pad stays on its field); Tab reaches it.
   function chip(text, on, onclick, attrs) {
-    return h("button", {type: "button", class: "chip" + (on ? " on" : ""), "aria-pressed": String(!!on), ...attrs, onclick}, text);
+    return h("button", {type: "button", class: "chip" + (on ? " on" : ""), "aria-pressed": String(!!on), ...attrs, onclick, ...keep}, text);
   }
+  const keep = {onpointerdown: (e) => e.preventDefault(), onmousedown: (e) => e.preventDefault()};
 
   // The spices as the form keeps them: one spice as its name, more as a list.
   const spiceList = (spice) => Array.isArray(spice) ? spice.filter((s) => s !== "") : spice ? [spice] : [];
@@ -87,7 +94,7 @@ const meal = (() => {
         draw(false);
         changed(true);
       }, {"data-chip": where + ":" + s, "data-spice": s, "aria-label": s === R.wild_spice ? s : s + " spice"})),
-      wide || shown.length >= all.length ? null : h("button", {type: "button", class: "chip more", "aria-label": "other spices", "data-chip": where + ":more", onclick: () => draw(true)}, "…"));
+      wide || shown.length >= all.length ? null : h("button", {type: "button", class: "chip more", "aria-label": "other spices", "data-chip": where + ":more", onclick: () => draw(true), ...keep}, "…"));
     };
     draw(false);
     return box;
@@ -208,6 +215,7 @@ const meal = (() => {
   const shown = {};
   const asked = {};
   const waiting = {};
+  const flying = {};
   function starsLine(key) {
     const was = shown[key] || {text: "", kind: ""};
     return h("p", {class: "meal-stars " + was.kind, "data-stars": key, role: "status"}, was.text);
@@ -223,9 +231,16 @@ const meal = (() => {
     const mine = asked[key] = (asked[key] || 0) + 1;
     setLine(key, (shown[key] || {}).text || "", "busy");
     const go = async () => {
+      if (flying[key]) { flying[key] = go; return; }  // one question in flight a meal: this one once it is answered
       const question = ask();
       if (!question) { if (asked[key] === mine) setLine(key, "", ""); return; }
-      const answer = await call("POST", "/ui/meal", question);
+      flying[key] = true;
+      let answer;
+      try { answer = await call("POST", "/ui/meal", question); } finally {
+        const next = flying[key];
+        flying[key] = false;
+        if (typeof next === "function") next();
+      }
       if (asked[key] !== mine) return;  // a later input asked again
       const data = answer.data || {};
       if (seen) seen(data);
@@ -244,5 +259,5 @@ const meal = (() => {
   // every line forgotten (the meals were put back or replaced): each is asked again when drawn
   const forget = () => { for (const key of Object.keys(shown)) { delete shown[key]; asked[key] = (asked[key] || 0) + 1; } };
 
-  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine, forget};
+  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine, forget, start};
 })();

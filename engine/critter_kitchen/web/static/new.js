@@ -5,7 +5,10 @@
   const {h, call, path, debounce} = pad;
   const $ = (sel) => document.querySelector(sel);
   const DRAFT = "critter-kitchen-draft";
-  const TYPED_CHECK_MS = 300;  // the whole draft is checked this long after the last key typed (a tap: at once)
+  // the whole draft is checked this long after the last key typed, or the last tap (a meal's own line,
+  // asked at once on a tap, goes first)
+  const TYPED_CHECK_MS = 300;
+  const TAPPED_CHECK_MS = 120;
 
   let R = null;  // what the rules of the packs picked need (/ui/cards)
   let S = fresh();  // the game typed so far
@@ -194,7 +197,15 @@
 
   // --- checking ----------------------------------------------------------------------
 
+  // One check in flight at a time: a change meanwhile is checked once it is answered.
+  let checking = false, again = false;
   async function checkNow() {
+    if (checking) { again = true; return; }
+    checking = true;
+    try { await checkOnce(); } finally { checking = false; }
+    if (again) { again = false; checkNow(); }
+  }
+  async function checkOnce() {
     const mine = ++asked;
     status("Checking…", "busy");
     const answer = await call("POST", "/ui/check", record());
@@ -206,13 +217,13 @@
     preview();
   }
 
-  // ``tapped``: the change was a tap (a chip, the number pad, a button): checked at once; typing
-  // is checked once it pauses.
+  // ``tapped``: the change was a tap (a chip, the number pad, a button), checked soon; typing is
+  // checked once it pauses.
   let typing = null;
   function changed(tapped) {
     localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}));
     clearTimeout(typing);
-    if (tapped) checkNow(); else typing = setTimeout(checkNow, TYPED_CHECK_MS);
+    typing = setTimeout(checkNow, tapped ? TAPPED_CHECK_MS : TYPED_CHECK_MS);
   }
 
   // Each problem goes to the message slot of its record path, or of the nearest enclosing
@@ -564,7 +575,8 @@
     if (!people.some((p) => p.key === shown)) shown = people.length ? people[0].key : null;
     for (const p of people) {
       tabs.append(h("button", {type: "button", role: "tab", "data-key": p.key, "aria-selected": String(p.key === shown),
-        onclick: () => { shown = p.key; renderMeals(); showProblems(); }}, p.name || "(no name)", h("span", {class: "count"})));
+        onclick: () => { shown = p.key; renderMeals(); showProblems(); meal.start(document.querySelector('#meals [data-player="' + p.key + '"]')); }},
+        p.name || "(no name)", h("span", {class: "count"})));
       const mine = h("div", {class: "player-meals", "data-player": p.key, "data-pad-group": "", hidden: p.key !== shown});
       for (const r of R.rounds) mine.append(roundMeals(p, r));
       mine.append(criticMeal(p));
@@ -874,7 +886,7 @@
     renderAll();
     for (const box of document.querySelectorAll("#packs input")) box.addEventListener("change", repack);
     $("#add-player").addEventListener("click", () => { S.players.push(player(S.next++)); renderAll(); changed(); });
-    $("#to-meals").addEventListener("click", () => go("meals"));
+    $("#to-meals").addEventListener("click", () => { go("meals"); meal.start(document.querySelector("#meals [data-player]:not([hidden])")); });
     $("#to-save").addEventListener("click", () => go("save"));
     $("#save").addEventListener("click", save);
     $("#start-room").addEventListener("click", startRoom);
