@@ -322,16 +322,17 @@ def test_the_planner_fills_a_players_meals_from_the_pantry(visit):
     page.click("#to-meals")
     planner = page.locator('[data-player] .round:has(h2:text-is("round3")) .planner').first
     planner.locator("summary").click()
-    for kind, value in [("carrot", 5), ("fish", 3), ("mushroom", 4), ("cheese", 6)]:
-        planner.locator("button", has_text="+ ingredient").click()
-        row = planner.locator(".ingredient").last
-        row.locator("select").select_option(kind)
-        row.locator("input").fill(str(value))
+    # the pantry as a meal is entered: a type chip, a value from the number pad; spices and tokens as chips
+    for i, (kind, value) in enumerate([("carrot", 5), ("fish", 3), ("mushroom", 4), ("cheese", 6)]):
+        planner.locator('[data-add="pantry.ingredients"]').click()
+        planner.locator(f'[data-chip="pantry.ingredients:{kind}"]').click()
+        expect(planner.locator(f'[data-where="pantry.ingredients[{i}].value"]')).to_be_focused()
+        page.click(f'#numpad [data-pad-value="{value}"]')
     for spice in ["carrot", "allspice"]:
-        planner.locator("button", has_text="+ spice").click()
-        planner.locator(".line select").last.select_option(spice)
-    planner.locator('[data-where="pantry.soup"]').fill("2")
-    planner.locator('[data-where="pantry.bisque"]').fill("1")
+        planner.locator('[data-add="pantry.spices"]').click()
+        planner.locator(f'[data-chip="pantry.spices:{spice}"]').click()
+    planner.locator('[data-chip="pantry.soup:2"]').click()
+    planner.locator('[data-chip="pantry.bisque:1"]').click()
     planner.locator("button.plan").click()
     page.locator(".plan-note", has_text="Planned: 4 stars").wait_for()
     # the README's plan: Harbor Stew from carrot 5 + carrot spice, fish 3 + allspice, 2 soup, 1 bisque

@@ -43,14 +43,15 @@ const meal = (() => {
     field.dispatchEvent(new Event("input", {bubbles: true}));  // not trusted: the page takes it as a tap
     if (text === "") return;
     const group = field.closest("[data-pad-group]");
-    const all = group ? [...group.querySelectorAll("[data-pad]")].filter((e) => !e.closest("[hidden]")) : [];
+    const all = group ? [...group.querySelectorAll("[data-pad]")].filter(shownField) : [];
     const next = all[all.indexOf(field) + 1];
     if (next) next.focus(); else { field.blur(); hide(); }
   }
   const tapped = (e) => !e.isTrusted;
+  const shownField = (e) => e.getClientRects().length > 0 && e.closest("[data-pad-group]") === e.closest("[data-pad-group]");
   // The pad on the first empty field of ``group`` (a player's meals just opened), the page not scrolled.
   function start(group) {
-    const first = group && [...group.querySelectorAll("[data-pad]")].find((e) => !e.closest("[hidden]") && e.value === "");
+    const first = group && [...group.querySelectorAll("[data-pad]")].find((e) => shownField(e) && e.value === "");
     if (first) first.focus({preventScroll: true});
   }  // an input event the pad made (a key typed is trusted)
 
@@ -208,6 +209,39 @@ const meal = (() => {
     return box;
   }
 
+  // --- a pantry (the planner's): what a player holds, entered as a meal is ------------------
+
+  // ``P``: {ingredients: [{type, value}], spices: [names], tokens: {name: count}}; o: {R, changed(), err(where)}.
+  // Its own number-pad group: the pad moves down its values only.
+  function pantry(o, P) {
+    const {R} = o;
+    const box = h("div", {class: "pantry meal-rows", "data-pad-group": ""});
+    const spices = [...R.ingredients, R.wild_spice];
+    const draw = (to) => {
+      const add = h("div", {class: "adding", hidden: true});
+      const more = h("div", {class: "adding", hidden: true});
+      box.replaceChildren(
+        ...P.ingredients.map((ing, i) => h("div", {class: "ingredient"}, h("div", {class: "line"},
+          h("span", {class: "type"}, ing.type),
+          numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": "pantry.ingredients[" + i + "].value"}),
+          h("button", {type: "button", class: "small remove", "aria-label": "remove " + ing.type, onclick: () => { P.ingredients.splice(i, 1); draw(); o.changed(); }}, "✕")),
+        o.err("pantry.ingredients[" + i + "]"))),
+        h("div", {class: "chips spices"}, P.spices.map((sp, i) => chip(sp === R.wild_spice ? sp + " ✕" : sp + " spice ✕", true,
+          () => { P.spices.splice(i, 1); draw(); o.changed(); }, {"data-chip": "pantry.spices[" + i + "]", "aria-label": "remove " + sp}))),
+        h("p", {class: "meal-actions"},
+          h("button", {type: "button", class: "small", "data-add": "pantry.ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
+          h("button", {type: "button", class: "small", "data-add": "pantry.spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
+        add, more, tokenChips(R, P.tokens, "pantry", () => o.changed()));
+      add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw("pantry.ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, "pantry.ingredients"));
+      more.append(h("div", {class: "chips"}, spices.map((sp) => chip(sp === R.wild_spice ? sp : sp + " spice", false,
+        () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": "pantry.spices:" + sp}))));
+      const field = to && box.querySelector('[data-where="' + CSS.escape(to) + '"]');
+      if (field) field.focus({preventScroll: true});
+    };
+    draw();
+    return box;
+  }
+
   // --- the stars -------------------------------------------------------------------------
 
   // A meal's line, "quality 13 → 2 stars", as /ui/meal answers for ``ask()`` ({record, player,
@@ -259,5 +293,5 @@ const meal = (() => {
   // every line forgotten (the meals were put back or replaced): each is asked again when drawn
   const forget = () => { for (const key of Object.keys(shown)) { delete shown[key]; asked[key] = (asked[key] || 0) + 1; } };
 
-  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine, forget, start};
+  return {numField, chip, spiceChips, tokenChips, typeChips, ingredients, courses, rows, starsLine, score, hasLine, forget, start, pantry};
 })();

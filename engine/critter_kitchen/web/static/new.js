@@ -354,22 +354,6 @@
     el.value = value ?? "";
     return el;
   }
-  // One box per spice the parameters in force allow (``limit``), and one more per spice the
-  // data holds beyond it (the engine then says at its field that it is one too many).
-  function spiceBoxes(holder, limit, where, label) {
-    const list = spiceList(holder.spice);
-    const n = Math.max(limit, list.length);
-    const boxes = [];
-    for (let k = 0; k < n; k++) {
-      boxes.push(select(spiceOptions("no spice"), list[k] ?? "", (v) => {
-        const now = spiceList(holder.spice);
-        while (now.length < n) now.push("");
-        now[k] = v;
-        holder.spice = now;
-      }, {"aria-label": label + (n > 1 ? " " + (k + 1) : ""), "data-where": k ? path(where, k) : where}));
-    }
-    return boxes;
-  }
   // How many spices a course (``courses``) or an ingredient of a meal for card ``id`` may take,
   // for this player: the engine's answer to the latest check, the rules' own until then.
   function spicesAllowed(p, id) {
@@ -630,11 +614,6 @@
     return o;
   }
 
-  function tokenRow(counts, where) {
-    return h("div", {class: "tokens"}, R.tokens.map((t) => h("span", {class: "token"},
-      h("label", {}, t + " ", count(counts[t], (v) => { counts[t] = v; }, {"data-where": path(where, t)})), err(path(where, t)))));
-  }
-
   function criticMeal(p) {
     const c = S.critic[p.key] = S.critic[p.key] || {courses: {}, tokens: {}};
     const where = path("critic_meals", p.name);
@@ -648,14 +627,13 @@
     return set;
   }
 
-  // A pantry's or a leftover's ingredient (type, value): no requirement, no spice.
-  function ingredientRow(list, i, where, spices) {
+  // What a player left: an ingredient (type, value), no requirement, no spice.
+  function ingredientRow(list, i, where) {
     const ing = list[i];
     return h("div", {class: "ingredient"},
       h("div", {class: "line"},
         select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
         count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
-        spiceBoxes(ing, spices || 0, path(where, "spice"), "spice"),
         h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
       err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
   }
@@ -681,7 +659,7 @@
       return box;
     }
     const left = c.left;
-    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i), 0)));
+    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i))));
     left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
       select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
       h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
@@ -699,16 +677,8 @@
   function planner(p, target) {
     const held = S.pantry[p.key] = S.pantry[p.key] || {};
     const pantry = held[target] = held[target] || {ingredients: [], spices: [], tokens: {}};
-    const rows = h("div", {});
-    const redraw = () => {
-      rows.textContent = "";
-      pantry.ingredients.forEach((ing, i) => rows.append(ingredientRow(pantry.ingredients, i, path("pantry", "ingredients", i), 0)));
-      pantry.spices.forEach((sp, i) => rows.append(h("div", {class: "line"},
-        select(spiceOptions("—").slice(1), sp, (v) => { pantry.spices[i] = v; }, {"aria-label": "spice"}),
-        h("button", {type: "button", class: "small", onclick: () => { pantry.spices.splice(i, 1); redraw(); }}, "✕"),
-        err(path("pantry", "spices", i)))));
-    };
-    redraw();
+    // kept in the draft as typed; nothing is checked until the plan is asked for
+    const rows = meal.pantry({R, err: () => null, changed: () => localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}))}, pantry);
     const note = h("p", {class: "plan-note"}, pantry.note || "");
     const errors = h("ul", {class: "problems"});
     const run = async () => {
@@ -730,9 +700,6 @@
     return h("details", {class: "planner", open: !!pantry.open, ontoggle: (e) => { pantry.open = e.target.open; }},
       h("summary", {}, "Best meals from my pantry"),
       h("p", {class: "hint"}, "What " + (p.name || "this player") + " holds:"), rows,
-      h("p", {}, h("button", {type: "button", class: "small", onclick: () => { pantry.ingredients.push({type: R.ingredients[0], value: ""}); redraw(); }}, "+ ingredient"),
-        " ", h("button", {type: "button", class: "small", onclick: () => { pantry.spices.push(R.wild_spice); redraw(); }}, "+ spice")),
-      tokenRow(pantry.tokens, "pantry"),
       h("button", {type: "button", class: "plan", onclick: run}, "Fill in the best meals"), note, errors);
   }
 
