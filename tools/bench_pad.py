@@ -98,6 +98,7 @@ class Pad:
     stars_ms: list[float] = field(default_factory=list)
     lines: dict[str, str] = field(default_factory=dict)  # each meal's line once entered, by its record path
     tapped: list[str] = field(default_factory=list)  # what each tap was on, in order
+    moves: int = 0  # taps on a field to put the number pad on it (it had not moved there by itself)
 
     def at(self, where: str) -> Any:
         return self.page.locator(f'[data-where="{where}"]')
@@ -235,6 +236,7 @@ def enter_value(pad: Pad, where: str, value: int) -> None:
     button = pad.page.locator(f'#numpad [data-pad-value="{value}"]')
     if focused(pad) != where:
         pad.tap(pad.at(where))
+        pad.moves += 1
     if button.count():
         pad.tap(button)
     else:
@@ -628,6 +630,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
     if left:
         raise BenchError(f"requests left 127.0.0.1: {', '.join(sorted(set(left)))}")
     game_count = after["result"]
+    median = sorted(pad.stars_ms)[len(pad.stars_ms) // 2]
     totals = [Count(), *after.values()]
     by_step = ", ".join(f"{name} {totals[i + 1].total - totals[i].total}" for i, name in enumerate(after))
     return {
@@ -641,6 +644,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             "taps_one_phone": (
                 f"{game_count.taps} taps + {game_count.keys} keystrokes; {game_count.dropdowns} native dropdowns "
                 f"operated (2 taps each), {game_count.preset} more already showing the value wanted; "
+                f"{pad.moves} taps put the number pad on a field it had not moved to by itself; "
                 f"{meals_done['challenge']} challenge meals and {meals_done['critic']} critic meals of "
                 f"{record_path.name}; "
                 f"by step: {by_step}; the kept game's record and result equal critter-kitchen score's"
@@ -652,7 +656,8 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             ),
             "meal_stars_p95_ms": (
                 f'from a meal\'s last tap to its line ("quality 13 → 2 stars", scored by the engine) shown: '
-                f"p95 of {len(pad.stars_ms)} meals, median {sorted(pad.stars_ms)[len(pad.stars_ms) // 2]:.0f} ms, max {max(pad.stars_ms):.0f} ms, each line equal to what "
+                f"p95 of {len(pad.stars_ms)} meals, median {median:.0f} ms, max {max(pad.stars_ms):.0f} ms, "
+                "each line equal to what "
                 "critter-kitchen score says of the meal (a challenge meal's quality and stars, a critic meal's "
                 f"quality); the status bar (the whole game checked) answered in p95 {p95(pad.status_ms):.0f} ms"
             ),
