@@ -199,8 +199,8 @@ const meal = (() => {
       box.append(h("div", {class: "course"},
         h("div", {class: "line"}, h("span", {class: "kind"}, kind),
           o.courseExtra ? o.courseExtra(kind, course) : null,
-          numField(course.value, (v, tap) => { course.value = v; o.changed(tap); }, {"aria-label": kind + " value", placeholder: "—", "data-where": at + ".value"}),
-          spiceChips(R, course, kind, o.spices || 0, at + ".spice", o.changed)),
+          numField(course.value, (v, tap) => { course.value = v; o.changed(tap); }, {"aria-label": kind + " value", placeholder: "—", "data-where": at + ".value"})),
+        spiceChips(R, course, kind, o.spices || 0, at + ".spice", o.changed),
         o.err(at + ".value"), o.err(at + ".spice"), o.err(at + ".token"), o.err(at)));
     }
     box.append(h("p", {class: "meal-actions"}, h("button", {type: "button", class: "small", "data-clear": where, onclick: () => o.remove("Cleared " + o.name, () => {
