@@ -114,3 +114,21 @@ def test_a_meal_answers_the_spices_its_player_may_put_on_each_field(client):
     record = example("five-players.yaml")  # Baron Pepperpot: two spices a course
     answer = client.post("/ui/meal", json={"record": record, "player": "Kim"}).json()
     assert answer["spices"]["courses"] == 2
+
+
+def test_a_rooms_phone_may_ask_a_meals_stars_and_nothing_else_of_the_pages(tmp_path):
+    pytest.importorskip("segno")
+    from test_serve_rooms import OWNER, TOKEN, open_room, phone
+
+    from critter_kitchen.web.app import Settings, create_app
+
+    app = create_app(Settings(db=str(tmp_path / "games.sqlite3"), token=TOKEN))
+    member = phone(app, open_room(TestClient(app, headers=OWNER))["join"])
+    record = example("two-players.yaml")
+    ask = {"record": record, "player": "Ana", "round": "round3", "card": "sunday-roast"}
+    answer = member.post("/ui/meal", json=ask)
+    assert answer.status_code == 200 and answer.json()["quality"] == 11
+    assert member.post("/ui/check", json=record).status_code == 401  # the whole pad still needs the token
+    assert member.post("/ui/plan", json={}).status_code == 401
+    stranger = TestClient(app)
+    assert stranger.post("/ui/meal", json=ask).status_code == 401  # no room's key: nothing
