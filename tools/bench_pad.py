@@ -4,15 +4,19 @@
 
 Starts ``critter-kitchen serve`` on 127.0.0.1 (a free port, a database in a temporary folder),
 opens the score pad in Debian's chromium through Playwright on a phone-sized screen, and enters
-the game of the record as a person would with the page as it is: setup, challenge meals, critic
-meals, result, then the setup of a rematch. Every tap and every key typed is counted:
+the game of the record as a person would with the page as it is: setup, each player's meals
+(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Every
+tap and every key typed is counted:
 
-- a tap on a button, checkbox or tab is 1 tap;
+- a tap on a button, chip, checkbox, tab or number-pad key is 1 tap;
+- a value from the number pad is 1 tap on its key, and 1 more on the field when the pad is not
+  on it already (it moves down the fields by itself);
 - typing into a field is 1 tap to reach it and 1 keystroke per character ("12" is 2);
 - a native dropdown is 2 taps (open it, pick the option), and is also counted as a dropdown.
 
 The kept game's result must equal ``critter-kitchen score`` on the same record (and the record
-kept must equal it), else the figures are void and the script exits 1. Figures the page cannot
+kept must equal it, each meal's ingredients in any order), and each meal's line the quality and
+stars the CLI gives the meal, else the figures are void and the script exits 1. Figures the page cannot
 give yet are null, with the reason in ``notes``. Progress goes to stderr; the figures to stdout,
 as a table beside the issue's goals, or as one JSON object with ``--json``.
 """
