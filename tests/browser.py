@@ -116,3 +116,71 @@ def save_screenshot(page: Any, path: Path) -> Path:
         Path(shots).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, Path(shots) / path.name)
     return path
+
+
+# --- the meal form (static/meal.js): a row per requirement, the number pad, chips ---------------
+
+
+def pad_value(page: Any, where: str, value: int) -> None:
+    """A value into the field at record path ``where`` as a phone enters it: a tap on the field
+    (unless the number pad is on it already), a tap on the pad's button; typed when the pad has none."""
+    field_ = page.locator(f'[data-where="{where}"]')
+    if page.evaluate("(document.activeElement && document.activeElement.dataset.where) || ''") != where:
+        field_.click()
+    button = page.locator(f'#numpad [data-pad-value="{value}"]')
+    if button.count():
+        button.click()
+    else:
+        field_.fill(str(value))
+
+
+def spice_chips(page: Any, at: str, spice: Any) -> None:
+    """A tap on each spice's chip at ``at`` (an ingredient's or a course's ``spice`` path), "…" first
+    when it is among the other spices."""
+    for name in spice if isinstance(spice, list) else [spice]:
+        chip = page.locator(f'[data-chip="{at}:{name}"]')
+        if not chip.count():
+            page.click(f'[data-chip="{at}:more"]')
+        chip.click()
+
+
+def token_chips(page: Any, where: str, meal: dict[str, Any], tokens: tuple[str, ...] = ("soup", "bisque")) -> None:
+    """A tap on each token's count chip (past the highest chip, a tap more a count)."""
+    for token in tokens:
+        if token in meal:
+            n = int(meal[token])
+            top = min(n, page.locator(f'[data-where="{where}.{token}"] .chip').count())
+            page.click(f'[data-chip="{where}.{token}:{top}"]')
+            for k in range(top, n):
+                page.click(f'[data-chip="{where}.{token}:{k}"]')
+
+
+def enter_meal(page: Any, where: str, meal: dict[str, Any]) -> None:
+    """A challenge meal, its ingredients in the record's order: each row's type changed to the
+    ingredient's where it is another (a tap on the type, one on its chip), rows past the card's
+    requirements by "+ ingredient" and a type chip, each value from the number pad, the spices and
+    tokens as chips (a value entered serves the meal)."""
+    types = page.locator(f'[data-where^="{where}.ingredients["][data-where$=".type"]').all_inner_texts()
+    for i, ing in enumerate(meal["ingredients"]):
+        at = f"{where}.ingredients[{i}]"
+        if i >= len(types):
+            page.click(f'[data-add="{where}.ingredients"]')
+            page.click(f'[data-chip="{where}.ingredients:{ing["type"]}"]')
+        elif types[i].strip() != ing["type"]:
+            page.click(f'[data-where="{at}.type"]')
+            page.click(f'[data-chip="{at}.type:{ing["type"]}"]')
+        pad_value(page, f"{at}.value", ing["value"])
+        if "spice" in ing:
+            spice_chips(page, f"{at}.spice", ing["spice"])
+    for i in range(len(meal["ingredients"]), len(types)):  # requirement rows left empty are not served
+        assert page.locator(f'[data-where="{where}.ingredients[{i}].value"]').input_value() == ""
+    token_chips(page, where, meal)
+
+
+def enter_critic_meal(page: Any, where: str, critic: dict[str, Any]) -> None:
+    """A critic meal: each course's value from the number pad and its spices as chips, the tokens."""
+    for kind, course in critic["courses"].items():
+        pad_value(page, f"{where}.courses.{kind}.value", course["value"])
+        if "spice" in course:
+            spice_chips(page, f"{where}.courses.{kind}.spice", course["spice"])
+    token_chips(page, where, critic)

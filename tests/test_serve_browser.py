@@ -28,7 +28,15 @@ import yaml
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from browser import SCREENSHOTS_ENV, chromium_or_skip, launch_chromium, offline_guard  # noqa: E402
+from browser import (  # noqa: E402
+    SCREENSHOTS_ENV,
+    chromium_or_skip,
+    enter_critic_meal,
+    enter_meal,
+    launch_chromium,
+    offline_guard,
+    pad_value,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -179,32 +187,14 @@ def type_game(v: Visit, record: dict) -> None:
                 type_meal(v, f"challenge_meals.{rnd}.{p['name']}.{cid}", meal)
             kept = p.get("kept", {}).get(rnd)
             if kept is not None:
-                v.field(f"players[{players.index(p)}].kept.{rnd}").fill(str(kept))
+                pad_value(page, f"players[{players.index(p)}].kept.{rnd}", kept)
         critic = record.get("critic_meals", {}).get(p["name"])
         if critic:
-            where = f"critic_meals.{p['name']}"
-            for kind, course in critic["courses"].items():
-                v.field(f"{where}.courses.{kind}.value").fill(str(course["value"]))
-                if "spice" in course:
-                    v.field(f"{where}.courses.{kind}.spice").select_option(course["spice"])
-            for token in ("soup", "bisque"):
-                if token in critic:
-                    v.field(f"{where}.{token}").fill(str(critic[token]))
+            enter_critic_meal(page, f"critic_meals.{p['name']}", critic)
 
 
 def type_meal(v: Visit, where: str, meal: dict) -> None:
-    v.page.check(f'[data-meal="{where}"]')  # serving it opens one ingredient row
-    for i, ing in enumerate(meal["ingredients"]):
-        if i:
-            v.page.click(f'[data-add="{where}.ingredients"]')
-        at = f"{where}.ingredients[{i}]"
-        v.field(f"{at}.type").select_option(ing["type"])
-        v.field(f"{at}.value").fill(str(ing["value"]))
-        if "spice" in ing:
-            v.field(f"{at}.spice").select_option(ing["spice"])
-    for token in ("soup", "bisque"):
-        if token in meal:
-            v.field(f"{where}.{token}").fill(str(meal[token]))
+    enter_meal(v.page, where, meal)
 
 
 def keep_game(v: Visit) -> str:
@@ -333,7 +323,7 @@ def test_a_meal_error_is_shown_at_its_field_in_the_engines_words(visit):
     assert "Nothing is scored until the record is legal" in visit.page.inner_text("#preview")
     # fixing the field clears the message and the game can be kept
     visit.page.click("#steps [data-step=meals]")
-    visit.field(where).select_option("allspice")
+    visit.page.click(f'[data-chip="{where}:allspice"]')  # one spice: the tap takes the bread spice's place
     visit.legal()
     assert message.is_hidden()
 
@@ -350,25 +340,28 @@ def test_the_planner_fills_a_players_meals_from_the_pantry(visit):
     page.click("#to-meals")
     planner = page.locator('[data-player] .round:has(h2:text-is("round3")) .planner').first
     planner.locator("summary").click()
-    for kind, value in [("carrot", 5), ("fish", 3), ("mushroom", 4), ("cheese", 6)]:
-        planner.locator("button", has_text="+ ingredient").click()
-        row = planner.locator(".ingredient").last
-        row.locator("select").select_option(kind)
-        row.locator("input").fill(str(value))
+    # the pantry as a meal is entered: a type chip, a value from the number pad; spices and tokens as chips
+    for i, (kind, value) in enumerate([("carrot", 5), ("fish", 3), ("mushroom", 4), ("cheese", 6)]):
+        planner.locator('[data-add="pantry.ingredients"]').click()
+        planner.locator(f'[data-chip="pantry.ingredients:{kind}"]').click()
+        expect(planner.locator(f'[data-where="pantry.ingredients[{i}].value"]')).to_be_focused()
+        page.click(f'#numpad [data-pad-value="{value}"]')
     for spice in ["carrot", "allspice"]:
-        planner.locator("button", has_text="+ spice").click()
-        planner.locator(".line select").last.select_option(spice)
-    planner.locator('[data-where="pantry.soup"]').fill("2")
-    planner.locator('[data-where="pantry.bisque"]').fill("1")
+        planner.locator('[data-add="pantry.spices"]').click()
+        planner.locator(f'[data-chip="pantry.spices:{spice}"]').click()
+    planner.locator('[data-chip="pantry.soup:2"]').click()
+    planner.locator('[data-chip="pantry.bisque:1"]').click()
     planner.locator("button.plan").click()
     page.locator(".plan-note", has_text="Planned: 4 stars").wait_for()
     # the README's plan: Harbor Stew from carrot 5 + carrot spice, fish 3 + allspice, 2 soup, 1 bisque
     stew = "challenge_meals.round3.Ana.harbor-stew"
     assert page.locator(f'[data-meal="{stew}"]').is_checked()
     assert visit.field(f"{stew}.ingredients[0].value").input_value() == "5"
-    assert visit.field(f"{stew}.ingredients[0].spice").input_value() == "carrot"
-    assert visit.field(f"{stew}.ingredients[1].spice").input_value() == "allspice"
-    assert visit.field(f"{stew}.soup").input_value() == "2"
+    expect(page.locator(f'[data-chip="{stew}.ingredients[0].spice:carrot"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(f'[data-chip="{stew}.ingredients[1].spice:allspice"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(f'[data-chip="{stew}.soup:2"]')).to_have_attribute("aria-pressed", "true")
     assert not page.locator('[data-meal="challenge_meals.round3.Ana.forest-risotto"]').is_checked()
     visit.legal()
 

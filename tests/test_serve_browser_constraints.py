@@ -74,7 +74,7 @@ def test_a_constraints_message_is_shown_at_the_meal_it_refuses(visit: Visit) -> 
     visit.field("critic_meals.Ben.courses.wine.value").fill("")
     page.click('#who button:has-text("Ana")')
     visit.field("critic_meals.Ana.courses.wine.value").fill("")
-    visit.field("challenge_meals.round3.Ana.test-odd-couple.soup").fill("1")
+    page.click('[data-chip="challenge_meals.round3.Ana.test-odd-couple.soup:1"]')
     visit.legal()
     for where in messages:
         assert page.locator(f'.err[data-for="{where}"]').is_hidden()

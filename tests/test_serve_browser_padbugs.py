@@ -70,13 +70,15 @@ def test_a_critic_course_under_baron_pepperpot_shows_and_keeps_both_its_spices(v
     page.click("#to-meals")
     tab(visit, "Kim")
     fish = "critic_meals.Kim.courses.fish.spice"
-    expect(visit.field(fish)).to_have_value("fish")
-    expect(visit.field(fish + "[1]")).to_have_value("allspice")
-    # a course with one spice, and one with none, still offer the second box the Baron allows
-    expect(visit.field("critic_meals.Kim.courses.meat.spice[1]")).to_have_value("")
-    expect(visit.field("critic_meals.Kim.courses.wine.spice[1]")).to_have_count(1)
-    # choosing the fish spice again drops nothing: Kim keeps 8 stars, as the CLI scores the file
-    visit.field(fish).select_option("fish")
+    expect(page.locator(f'[data-chip="{fish}:fish"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(f'[data-chip="{fish}:allspice"]')).to_have_attribute("aria-pressed", "true")
+    # a course with one spice, and one with none, still take the two spices the Baron allows
+    expect(visit.field("critic_meals.Kim.courses.meat.spice")).to_have_attribute("data-limit", "2")
+    expect(visit.field("critic_meals.Kim.courses.wine.spice")).to_have_attribute("data-limit", "2")
+    # the wild spice tapped off and on again drops nothing: Kim keeps 8 stars, as the CLI scores the file
+    page.click(f'[data-chip="{fish}:allspice"]')
+    expect(page.locator(f'[data-chip="{fish}:allspice"]')).to_have_attribute("aria-pressed", "false")
+    page.click(f'[data-chip="{fish}:allspice"]')
     visit.legal()
     expected = {s["name"]: s["stars"] for s in cli_score(FIVE)["standings"]}
     assert expected["Kim"] == 8
@@ -120,12 +122,14 @@ def test_a_challenge_cards_own_parameters_give_its_ingredients_two_spice_boxes(v
     imported(visit, written(tmp_path, record))
     visit.page.click("#to-meals")
     skewers = "challenge_meals.round3.Ana.twice-spiced-skewers.ingredients[0].spice"
-    expect(visit.field(skewers + "[1]")).to_have_count(1)
-    expect(visit.field("challenge_meals.round3.Ana.harbor-stew.ingredients[0].spice")).to_have_count(1)
-    expect(visit.field("challenge_meals.round3.Ana.harbor-stew.ingredients[0].spice[1]")).to_have_count(0)
-    # two spices typed into the skewers' meat are both recorded (a meat spice and the wild one)
-    visit.field(skewers).select_option("meat")
-    visit.field(skewers + "[1]").select_option("allspice")
+    expect(visit.field(skewers)).to_have_attribute("data-limit", "2")
+    expect(visit.field("challenge_meals.round3.Ana.harbor-stew.ingredients[0].spice")).to_have_attribute(
+        "data-limit", "1"
+    )
+    # two spices tapped onto the skewers' meat are both recorded (a meat spice and the wild one)
+    visit.page.click(f'[data-chip="{skewers}:meat"]')
+    visit.page.click(f'[data-chip="{skewers}:allspice"]')
+    expect(visit.page.locator(f'[data-chip="{skewers}:meat"]')).to_have_attribute("aria-pressed", "true")
     visit.legal()
     visit.page.click("#steps [data-step=save]")
     visit.legal()
@@ -295,10 +299,12 @@ def test_serving_a_meal_and_adding_an_ingredient_keep_the_keyboard_focus(chromiu
             expect(served).to_be_checked()
             assert page.evaluate("document.activeElement.dataset.meal") == where
             assert page.evaluate("window.scrollY") > 0
+            rows = page.locator(f'[data-where^="{where}.ingredients["][data-where$=".type"]').count()
             add = page.locator(f'[data-add="{where}.ingredients"]')
             add.focus()
+            page.keyboard.press("Enter")  # the types, the card's first: the focus on the first of them
             page.keyboard.press("Enter")
-            expect(v.field(f"{where}.ingredients[1].type")).to_be_focused()
+            expect(v.field(f"{where}.ingredients[{rows}].value")).to_be_focused()
             assert page.evaluate("window.scrollY") > 0
             v.shot("pad-focus-kept")
         finally:

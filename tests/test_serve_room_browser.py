@@ -28,7 +28,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
-from browser import chromium_or_skip, launch_chromium, offline_guard  # noqa: E402
+from browser import chromium_or_skip, enter_critic_meal, enter_meal, launch_chromium, offline_guard  # noqa: E402
 from test_serve_browser import PHONE, expect, free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,36 +93,13 @@ def browser():
 
 
 def enter_meals(page, rules: dict, record: dict, name: str) -> None:
-    """Type ``name``'s meals of ``record`` into the room's form, as a player would."""
-    names = {c["id"]: c["name"] for c in rules["cards"]}
-    label = lambda text: page.locator(f'[aria-label="{text}"]')  # noqa: E731
-    for by_player in record["challenge_meals"].values():
+    """Enter ``name``'s meals of ``record`` into the room's form (the pad's meal form), as a player would."""
+    for rnd, by_player in record["challenge_meals"].items():
         for card, meal in by_player.get(name, {}).items():
-            where = names[card]
-            label(f"{where} served").check()
-            for i, ing in enumerate(meal["ingredients"]):
-                page.locator("fieldset.meal", has=label(f"{where} served")).get_by_text("+ ingredient").click()
-                at = f"{where} ingredient {i + 1}"
-                label(f"{at} type").select_option(ing["type"])
-                label(f"{at} value").fill(str(ing["value"]))
-                if "spice" in ing:
-                    spice = ing["spice"]
-                    label(f"{at} spice").fill(", ".join(spice) if isinstance(spice, list) else spice)
-            for token in rules["tokens"]:
-                if token in meal:
-                    label(f"{where} {token}").fill(str(meal[token]))
+            enter_meal(page, f"challenge_meals.{rnd}.{name}.{card}", meal)
     critic = record["critic_meals"].get(name)
     if critic:
-        label("critic meal served").check()
-        for kind, course in critic["courses"].items():
-            label(f"{kind} course served").check()
-            label(f"{kind} course value").fill(str(course["value"]))
-            if "spice" in course:
-                spice = course["spice"]
-                label(f"{kind} course spice").fill(", ".join(spice) if isinstance(spice, list) else spice)
-        for token in rules["tokens"]:
-            if token in critic:
-                label(f"critic meal {token}").fill(str(critic[token]))
+        enter_critic_meal(page, f"critic_meals.{name}", critic)
 
 
 def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -> None:
@@ -169,7 +146,7 @@ def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -
 
     # the laptop opens Ana's meals too, and starts a change while Ana's phone saves hers again
     host.locator('li[data-seat="0"] button').click()
-    host.locator('[aria-label="critic meal soup"]').fill("3")
+    host.click('[data-chip="critic_meals.Ana.soup:3"]')
     ana.get_by_text("Save, still done").click()
     expect(host.locator("#message")).to_contain_text("Ana's meals were changed on another device")
     host.get_by_text("Save", exact=True).click()
@@ -178,7 +155,10 @@ def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -
         "their meals as they are now are shown; make your change again"
     )
     soup = record["critic_meals"]["Ana"].get("soup")
-    expect(host.locator('[aria-label="critic meal soup"]')).to_have_value("" if soup is None else str(soup))
+    on = host.locator('[data-where="critic_meals.Ana.soup"] .chip.on')
+    expect(on).to_have_count(0 if soup is None else 1)
+    if soup is not None:
+        expect(on).to_have_text(str(soup))
     host.screenshot(path=str(tmp_path / "room-laptop-conflict.png"), full_page=True)
     host.get_by_text("Not me").click()
 

@@ -4,15 +4,19 @@
 
 Starts ``critter-kitchen serve`` on 127.0.0.1 (a free port, a database in a temporary folder),
 opens the score pad in Debian's chromium through Playwright on a phone-sized screen, and enters
-the game of the record as a person would with the page as it is: setup, challenge meals, critic
-meals, result, then the setup of a rematch. Every tap and every key typed is counted:
+the game of the record as a person would with the page as it is: setup, each player's meals
+(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Every
+tap and every key typed is counted:
 
-- a tap on a button, checkbox or tab is 1 tap;
+- a tap on a button, chip, checkbox, tab or number-pad key is 1 tap;
+- a value from the number pad is 1 tap on its key, and 1 more on the field when the pad is not
+  on it already (it moves down the fields by itself);
 - typing into a field is 1 tap to reach it and 1 keystroke per character ("12" is 2);
 - a native dropdown is 2 taps (open it, pick the option), and is also counted as a dropdown.
 
 The kept game's result must equal ``critter-kitchen score`` on the same record (and the record
-kept must equal it), else the figures are void and the script exits 1. Figures the page cannot
+kept must equal it, each meal's ingredients in any order), and each meal's line the quality and
+stars the CLI gives the meal, else the figures are void and the script exits 1. Figures the page cannot
 give yet are null, with the reason in ``notes``. Progress goes to stderr; the figures to stdout,
 as a table beside the issue's goals, or as one JSON object with ``--json``.
 """
@@ -93,8 +97,12 @@ class Pad:
     page: Any
     url: str
     count: Count = field(default_factory=Count)
-    # performance.now() at each meal's last input, and how long the status bar took to answer it
+    # how long the status bar took to answer each meal's last tap, and the meal's own line
     status_ms: list[float] = field(default_factory=list)
+    stars_ms: list[float] = field(default_factory=list)
+    lines: dict[str, str] = field(default_factory=dict)  # each meal's line once entered, by its record path
+    tapped: list[str] = field(default_factory=list)  # what each tap was on, in order
+    moves: int = 0  # taps on a field to put the number pad on it (it had not moved there by itself)
 
     def at(self, where: str) -> Any:
         return self.page.locator(f'[data-where="{where}"]')
@@ -102,6 +110,7 @@ class Pad:
     def tap(self, target: Any) -> None:
         self.locator(target).click()
         self.count.taps += 1
+        self.tapped.append(str(target))
 
     def tick(self, target: Any) -> None:
         """Tick a checkbox (a tap), unless it is ticked already."""
@@ -140,8 +149,18 @@ class Pad:
         return self.page.locator(target) if isinstance(target, str) else target
 
     def mark(self) -> float:
-        """The page's clock now (the moment of an input just made)."""
-        return float(self.page.evaluate("performance.now()"))
+        """The page's clock at the last tap or key (the moment of the input just made)."""
+        return float(self.page.evaluate("window.__lastInput || performance.now()"))
+
+    def stars_after(self, where: str, since: float) -> float:
+        """Milliseconds from ``since`` to the meal's line at ``where`` answered (not busy) after it."""
+        self.page.wait_for_function(
+            "([t, w]) => (window.__starsSeen || [])"
+            ".some(([at, key, kind]) => at > t && key === w && !kind.includes('busy'))",
+            arg=[since, where],
+        )
+        seen = self.page.evaluate("window.__starsSeen")
+        return float(min(at for at, key, kind, _ in seen if at > since and key == where and "busy" not in kind)) - since
 
     def status_after(self, since: float) -> float:
         """Milliseconds from ``since`` to the status bar's first settled answer after it."""
@@ -155,7 +174,18 @@ class Pad:
 # Records, in the page's own clock, each change of the status bar (text and class).
 WATCH_STATUS = """
 window.__statusSeen = [];
+window.__starsSeen = [];
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, () => { window.__lastInput = performance.now(); }, true);
+}
 document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      const node = c.target.nodeType === 1 ? c.target : c.target.parentElement;
+      const line = node && node.closest && node.closest("[data-stars]");
+      if (line) window.__starsSeen.push([performance.now(), line.dataset.stars, line.className, line.textContent]);
+    }
+  }).observe(document.body, {childList: true, characterData: true, subtree: true, attributes: true});
   const el = document.getElementById("status");
   if (!el) return;
   new MutationObserver(() => window.__statusSeen.push([performance.now(), el.className, el.textContent]))
@@ -193,56 +223,164 @@ def setup(pad: Pad, record: dict[str, Any]) -> None:
 
 
 def open_player(pad: Pad, name: str) -> None:
-    pad.tap(pad.page.locator("#who button", has_text=name))
+    """The player's tab (a tap, unless their meals are shown already)."""
+    tab = pad.page.locator("#who button", has_text=name)
+    if tab.get_attribute("aria-selected") != "true":
+        pad.tap(tab)
 
 
-def challenge_meals(pad: Pad, record: dict[str, Any]) -> int:
-    """Each player's challenge meals (and the cards they kept), player tab by player tab; the number of meals."""
-    meals = 0
+def focused(pad: Pad) -> str:
+    return str(pad.page.evaluate("(document.activeElement && document.activeElement.dataset.where) || ''"))
+
+
+def enter_value(pad: Pad, where: str, value: int) -> None:
+    """A value into the field at ``where``: a tap on the field unless the number pad is on it already
+    (it moves on by itself after each value), then a tap on the pad's button (or the digits typed,
+    for a value the pad has no button for)."""
+    button = pad.page.locator(f'#numpad [data-pad-value="{value}"]')
+    if focused(pad) != where:
+        pad.tap(pad.at(where))
+        pad.moves += 1
+    if button.count():
+        pad.tap(button)
+    else:
+        pad.page.keyboard.type(str(value))
+        pad.count.keys += len(str(value))
+
+
+def spice_chips(pad: Pad, at: str, spice: Any) -> None:
+    """A tap on each spice's chip (and on "…" first when the chip is among the other spices)."""
+    for name in spice if isinstance(spice, list) else [spice]:
+        chip = pad.page.locator(f'[data-chip="{at}:{name}"]')
+        if not chip.count():
+            pad.tap(f'[data-chip="{at}:more"]')
+        pad.tap(chip)
+
+
+def token_chips(pad: Pad, where: str, meal: dict[str, Any]) -> None:
+    """A tap on the chip of each token's count (past the highest chip, one more tap a count)."""
+    for token in ("soup", "bisque"):
+        if token in meal:
+            n = int(meal[token])
+            top = min(n, pad.page.locator(f'[data-where="{where}.{token}"] .chip').count())
+            pad.tap(f'[data-chip="{where}.{token}:{top}"]')
+            for k in range(top, n):
+                pad.tap(f'[data-chip="{where}.{token}:{k}"]')
+
+
+def challenge_meal(pad: Pad, where: str, meal: dict[str, Any]) -> None:
+    """One challenge meal: its values into the rows the card's requirements opened, in the rows' order
+    (the number pad moves down them), the ingredients no row is for by "+ ingredient" and a type chip,
+    then the spices and tokens; entering a value serves the meal."""
+    rows = pad.page.locator(f'[data-where^="{where}.ingredients["][data-where$=".type"]').all_inner_texts()
+    todo = list(meal["ingredients"])
+    placed: list[tuple[int, dict[str, Any]]] = []
+    for j, kind in enumerate(rows):
+        found = next((ing for ing in todo if ing["type"] == kind.strip()), None)
+        if found is not None:
+            todo.remove(found)
+            placed.append((j, found))
+    for j, ing in placed:
+        at = f"{where}.ingredients[{j}]"
+        enter_value(pad, f"{at}.value", ing["value"])
+    for ing in todo:
+        pad.tap(f'[data-add="{where}.ingredients"]')
+        j = len(rows)
+        rows.append(ing["type"])
+        pad.tap(f'[data-chip="{where}.ingredients:{ing["type"]}"]')
+        enter_value(pad, f"{where}.ingredients[{j}].value", ing["value"])
+        placed.append((j, ing))
+    for j, ing in placed:
+        if "spice" in ing:
+            spice_chips(pad, f"{where}.ingredients[{j}].spice", ing["spice"])
+    token_chips(pad, where, meal)
+
+
+def critic_meal(pad: Pad, where: str, critic: dict[str, Any]) -> None:
+    """A critic meal: a value a course, in the page's order of courses, its spices, its tokens."""
+    shown = pad.page.locator("[data-player]:not([hidden]) .critic .course .kind")
+    kinds = [k.strip() for k in shown.all_inner_texts()]
+    for kind in kinds:
+        if kind in critic["courses"]:
+            enter_value(pad, f"{where}.courses.{kind}.value", critic["courses"][kind]["value"])
+    for kind in kinds:
+        course = critic["courses"].get(kind, {})
+        if "spice" in course:
+            spice_chips(pad, f"{where}.courses.{kind}.spice", course["spice"])
+    token_chips(pad, where, critic)
+
+
+def meals(pad: Pad, record: dict[str, Any]) -> dict[str, int]:
+    """Each player's meals, player tab by player tab: the challenge meals of each round and what they
+    kept after it, then the critic meal; the number of meals of each kind. The time from each meal's
+    last tap to its stars shown is kept in ``pad.stars_ms``."""
+    done = {"challenge": 0, "critic": 0}
     for index, p in enumerate(record["players"]):
-        open_player(pad, p["name"])
-        for rnd in record["cards"]["challenges"]:
-            for cid, meal in record.get("challenge_meals", {}).get(rnd, {}).get(p["name"], {}).items():
-                where = f"challenge_meals.{rnd}.{p['name']}.{cid}"
-                pad.tick(f'[data-meal="{where}"]')  # serving it opens one ingredient row
-                for i, ing in enumerate(meal["ingredients"]):
-                    if i:
-                        pad.tap(f'[data-add="{where}.ingredients"]')
-                    at = f"{where}.ingredients[{i}]"
-                    pad.choose(pad.at(f"{at}.type"), ing["type"])
-                    pad.type_into(pad.at(f"{at}.value"), str(ing["value"]))
-                    if "spice" in ing:
-                        pad.choose(pad.at(f"{at}.spice"), ing["spice"])
-                for token in ("soup", "bisque"):
-                    if token in meal:
-                        pad.type_into(pad.at(f"{where}.{token}"), str(meal[token]))
-                pad.status_ms.append(pad.status_after(pad.mark()))
-                meals += 1
+        name = p["name"]
+        served = [record.get("challenge_meals", {}).get(r, {}).get(name) for r in record["cards"]["challenges"]]
+        if not (any(served) or p.get("kept") or record.get("critic_meals", {}).get(name)):
+            continue  # nothing to enter for this player
+        open_player(pad, name)
+        for rnd, ids in record["cards"]["challenges"].items():
+            served = record.get("challenge_meals", {}).get(rnd, {}).get(name, {})
+            for cid in ids:
+                if cid in served:
+                    where = f"challenge_meals.{rnd}.{name}.{cid}"
+                    challenge_meal(pad, where, served[cid])
+                    pad.stars_ms.append(pad.stars_after(where, pad.mark()))
+                    pad.status_ms.append(pad.status_after(pad.mark()))
+                    done["challenge"] += 1
             kept = p.get("kept", {}).get(rnd)
             if kept is not None:
-                pad.type_into(pad.at(f"players[{index}].kept.{rnd}"), str(kept))
-    return meals
+                enter_value(pad, f"players[{index}].kept.{rnd}", kept)
+        critic = record.get("critic_meals", {}).get(name)
+        if critic:
+            where = f"critic_meals.{name}"
+            critic_meal(pad, where, critic)
+            pad.stars_ms.append(pad.stars_after(where, pad.mark()))
+            done["critic"] += 1
+    return done
 
 
-def critic_meals(pad: Pad, record: dict[str, Any]) -> int:
-    """Each player's critic meal: a value (and spice) per course, the tokens; the number of meals."""
-    meals = 0
-    for p in record["players"]:
-        critic = record.get("critic_meals", {}).get(p["name"])
-        if not critic:
-            continue
-        open_player(pad, p["name"])
-        where = f"critic_meals.{p['name']}"
-        for kind, course in critic["courses"].items():
-            pad.type_into(pad.at(f"{where}.courses.{kind}.value"), str(course["value"]))
-            if "spice" in course:
-                pad.choose(pad.at(f"{where}.courses.{kind}.spice"), course["spice"])
-        for token in ("soup", "bisque"):
-            if token in critic:
-                pad.type_into(pad.at(f"{where}.{token}"), str(critic[token]))
-        pad.status_ms.append(pad.status_after(pad.mark()))
-        meals += 1
-    return meals
+def meal_lines(pad: Pad) -> dict[str, str]:
+    """What each meal's line says once the game is entered, by the meal's record path (read, not tapped)."""
+    found = pad.page.evaluate(
+        "[...document.querySelectorAll('[data-stars]')].map(e => [e.dataset.stars, e.textContent])"
+    )
+    return {str(key): str(text).strip() for key, text in found if str(text).strip()}
+
+
+def wanted_lines(record: dict[str, Any], expected: dict[str, Any]) -> dict[str, str]:
+    """Each meal's line as ``critter-kitchen score`` says it: a challenge meal's quality from its award
+    ("Garden Gratin meal, quality 8") and its stars, the awards whose reason begins with the card's name
+    (its banquet too); a critic meal's quality from the standings (its stars are not one award's)."""
+    names = card_names(record)
+    lines: dict[str, str] = {}
+    for rnd, by_name in record.get("challenge_meals", {}).items():
+        for name, served in by_name.items():
+            for cid in served:
+                card = names[cid]
+                own = [a for a in expected["awards"] if a["player"] == name and a["reason"].startswith(card + " ")]
+                meal = [a for a in own if a["stage"].endswith(rnd) and a["reason"].startswith(card + " meal, quality ")]
+                quality = meal[0]["reason"].rsplit(" ", 1)[1] if meal else "?"
+                stars = sum(a["stars"] for a in own)
+                said = f"quality {quality} → {stars} star{'' if stars == 1 else 's'}"
+                lines[f"challenge_meals.{rnd}.{name}.{cid}"] = said
+    for s in expected["standings"]:
+        if s["name"] in record.get("critic_meals", {}):
+            lines[f"critic_meals.{s['name']}"] = f"quality {s['critic_quality']} → "
+    return lines
+
+
+def card_names(record: dict[str, Any]) -> dict[str, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "critter_kitchen", "cards", "--format", "json"], capture_output=True, text=True
+    )
+    if done.returncode:
+        raise BenchError(f"critter-kitchen cards failed: {done.stderr.strip()}")
+    found = json.loads(done.stdout)
+    cards = found["cards"] if isinstance(found, dict) else found
+    return {c["id"]: c["name"] for c in cards}
 
 
 def result(pad: Pad) -> str:
@@ -393,6 +531,17 @@ def first_difference(got: Any, wanted: Any, at: str = "record") -> str:
     return f"{at} ({json.dumps(got)} instead of {json.dumps(wanted)})"
 
 
+def in_any_order(record: Any) -> Any:
+    """A record with each meal's ingredients in one order: scoring does not read their order
+    (tests/test_order_free.py), and the pad lists them in the order of the card's requirements."""
+    out = json.loads(json.dumps(record))
+    for by_name in (out.get("challenge_meals") or {}).values():
+        for served in (by_name or {}).values():
+            for meal in (served or {}).values():
+                meal["ingredients"] = sorted(meal.get("ingredients", []), key=lambda i: json.dumps(i, sort_keys=True))
+    return out
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
@@ -426,19 +575,16 @@ def enter_game(pad: Pad, record: dict[str, Any]) -> tuple[str, dict[str, Count],
         setup(pad, record)
     after["setup"] = pad.count.copy()
     progress(f"setup: {pad.count.total}")
-    with step("challenge meals"):
-        meals = {"challenge": challenge_meals(pad, record)}
-    after["challenge meals"] = pad.count.copy()
-    progress(f"challenge meals ({meals['challenge']}): {pad.count.total}")
-    with step("critic meals"):
-        meals["critic"] = critic_meals(pad, record)
-    after["critic meals"] = pad.count.copy()
-    progress(f"critic meals ({meals['critic']}): {pad.count.total}")
+    with step("meals"):
+        done = meals(pad, record)
+        pad.lines = meal_lines(pad)
+    after["meals"] = pad.count.copy()
+    progress(f"meals ({done['challenge']} challenge, {done['critic']} critic): {pad.count.total}")
     with step("result"):
         game = result(pad)
     after["result"] = pad.count.copy()
     progress(f"result (game {game} kept): {pad.count.total}")
-    return game, after, meals
+    return game, after, done
 
 
 def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
@@ -458,15 +604,23 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             page.set_default_timeout(STEP_TIMEOUT_MS)
             left = guard(page, url)
             pad = Pad(page, url)
-            game, after, meals = enter_game(pad, record)
+            game, after, meals_done = enter_game(pad, record)
             kept = fetch_json(url + f"api/games/{game}")
-            if kept["record"] != record:
-                at = first_difference(kept["record"], record)
+            if in_any_order(kept["record"]) != in_any_order(record):
+                at = first_difference(in_any_order(kept["record"]), in_any_order(record))
                 raise BenchError(f"the record the pad kept differs from {record_path} at {at}: the figures are void")
             if kept["result"] != expected:
                 at = first_difference(kept["result"], expected, "result")
                 raise BenchError(
                     f"the pad's result differs from critter-kitchen score {record_path} at {at}: the figures are void"
+                )
+            lines, wanted = pad.lines, wanted_lines(record, expected)
+            wrong = [k for k, line in wanted.items() if not lines.get(k, "").startswith(line)]
+            if wrong or len(lines) != len(wanted):
+                k = wrong[0] if wrong else sorted(set(lines) ^ set(wanted))[0]
+                raise BenchError(
+                    f"the meal line of {k} says {lines.get(k)!r}, critter-kitchen score says {wanted.get(k)!r}: "
+                    "the figures are void"
                 )
             with step("rematch"):
                 rematch(pad, record)
@@ -480,20 +634,23 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
     if left:
         raise BenchError(f"requests left 127.0.0.1: {', '.join(sorted(set(left)))}")
     game_count = after["result"]
+    median = sorted(pad.stars_ms)[len(pad.stars_ms) // 2]
     totals = [Count(), *after.values()]
     by_step = ", ".join(f"{name} {totals[i + 1].total - totals[i].total}" for i, name in enumerate(after))
     return {
         "taps_one_phone": game_count.total,
         "taps_max_per_phone": None,
         "rematch_taps": rematch_taps,
-        "meal_stars_p95_ms": None,
+        "meal_stars_p95_ms": round(p95(pad.stars_ms)),
         "live_update_p95_ms": None,
         "meal_page_bytes": sum(weight.values()),
         "notes": {
             "taps_one_phone": (
                 f"{game_count.taps} taps + {game_count.keys} keystrokes; {game_count.dropdowns} native dropdowns "
                 f"operated (2 taps each), {game_count.preset} more already showing the value wanted; "
-                f"{meals['challenge']} challenge meals and {meals['critic']} critic meals of {record_path.name}; "
+                f"{pad.moves} taps put the number pad on a field it had not moved to by itself; "
+                f"{meals_done['challenge']} challenge meals and {meals_done['critic']} critic meals of "
+                f"{record_path.name}; "
                 f"by step: {by_step}; the kept game's record and result equal critter-kitchen score's"
             ),
             "taps_max_per_phone": NEEDS_GAME_ROOM,
@@ -502,10 +659,11 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
                 "order, their restaurateurs and the same packs (the cards are dealt anew)"
             ),
             "meal_stars_p95_ms": (
-                "the pad shows no meal's stars, only the whole game's standings in its status bar once the record "
-                f"is legal; that status bar answered a meal's last input in p95 {p95(pad.status_ms):.0f} ms "
-                f"(max {max(pad.status_ms):.0f} ms over {len(pad.status_ms)} meals), of which 300 ms is the pad's "
-                "wait after an input before it asks the server"
+                f'from a meal\'s last tap to its line ("quality 13 → 2 stars", scored by the engine) shown: '
+                f"p95 of {len(pad.stars_ms)} meals, median {median:.0f} ms, max {max(pad.stars_ms):.0f} ms, "
+                "each line equal to what "
+                "critter-kitchen score says of the meal (a challenge meal's quality and stars, a critic meal's "
+                f"quality); the status bar (the whole game checked) answered in p95 {p95(pad.status_ms):.0f} ms"
             ),
             "live_update_p95_ms": NEEDS_GAME_ROOM,
             "meal_page_bytes": (

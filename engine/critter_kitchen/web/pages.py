@@ -18,6 +18,7 @@ as many as a record may name, each once.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -236,6 +237,117 @@ def check_answer(rulesets: Any, raw: bytes) -> Response:
     names = {cid: card.name for cid, card in rules.cards.items()}
     table = stage_table(record, result, explained(scored, names), names)  # as the kept game's page
     return JSONResponse({"problems": [], "result": result, "spices": spice_limits(rulesets, record), "table": table})
+
+
+@router.post("/ui/meal", include_in_schema=False)
+async def ui_meal(request: Request) -> Response:
+    """One meal of a draft as the engine scores it: its quality and the stars it earns."""
+    return await engine(request, meal_answer, request.app.state.rulesets, await request.body())
+
+
+# what of a draft record a meal is scored with: the game's setup, not the other meals
+SETUP_KEYS = ("packs", "players", "cards")
+MEAL_ASKED = "expected {record, player, round, card} for a challenge meal or {record, player} for a critic meal"
+
+
+def meal_answer(rulesets: Any, raw: bytes) -> Response:
+    """``{"quality", "stars", "problems"}`` of one meal of a draft (``record``): a challenge meal
+    (``player``, ``round``, ``card``) or a player's critic meal (``player``). The meal is scored
+    by the engine in the draft's game (packs, players, cards) with no other meal, beside the other
+    players' critic meals for a critic meal (those that are legal): its quality after the cards
+    that change it, and its stars: those of the awards its player gets with it that they do not
+    get without it (as the card statistics credit a Challenge card its meals). ``problems``: the
+    draft's setup's and the meal's, in the engine's words; the quality and stars are then null."""
+    body = json_body(raw)
+    if isinstance(body, Response):
+        return body
+    asked = body if isinstance(body, dict) else {}
+    draft, name, rnd, cid = (asked.get(k) for k in ("record", "player", "round", "card"))
+    critic = rnd is None and cid is None
+    if (
+        not isinstance(draft, dict)
+        or not isinstance(name, str)
+        or not critic
+        and not (isinstance(rnd, str) and isinstance(cid, str))
+    ):
+        return problems_response([Problem("request", message=MEAL_ASKED)])
+    setup = {k: draft[k] for k in SETUP_KEYS if k in draft}
+    with_meal: dict[str, Any] = dict(setup)
+    without: dict[str, Any] = dict(setup)
+    if critic:
+        meals = draft.get("critic_meals")
+        meals = meals if isinstance(meals, dict) else {}
+        if name not in meals:
+            return JSONResponse(
+                {"problems": [], "quality": None, "stars": None, "spices": own_spices(rulesets, draft, name)}
+            )
+        with_meal["critic_meals"] = dict(meals)
+        without["critic_meals"] = {k: v for k, v in meals.items() if k != name}
+    else:
+        meal = (((draft.get("challenge_meals") or {}).get(rnd) or {}).get(name) or {}).get(cid)
+        if meal is None:
+            return JSONResponse(
+                {"problems": [], "quality": None, "stars": None, "spices": own_spices(rulesets, draft, name)}
+            )
+        with_meal["challenge_meals"] = {rnd: {name: {cid: meal}}}
+    try:
+        from ..api import score_record
+        from ..stages.credit import award_key
+        from .scoring import effects_as_problems
+
+        rules = rulesets.for_record(setup, "record")
+        with effects_as_problems("record"):
+            scored = _scored_beside(with_meal, without, name, critic, rules)
+            if isinstance(scored, InputError):
+                raise scored
+            before = score_record(without, rules)
+    except InputError as e:
+        spices = own_spices(rulesets, draft, name)
+        return JSONResponse({"problems": problems_json(e.problems), "quality": None, "stars": None, "spices": spices})
+    player = next(p for p in scored.game.players if p.name == name)
+    if critic:
+        quality = player.critic_quality()
+    else:
+        quality = next(m.quality for m in scored.game.meals[rnd] if m.player.name == name and m.card.id == cid)
+    gained = Counter(award_key(a) for a in scored.awards if a.player == name)
+    gained -= Counter(award_key(a) for a in before.awards if a.player == name)
+    stars = sum(key[2] * n for key, n in gained.items())
+    return JSONResponse(
+        {"problems": [], "quality": quality, "stars": stars, "spices": own_spices(rulesets, draft, name)}
+    )
+
+
+def own_spices(rulesets: Any, draft: Any, name: str) -> dict[str, Any]:
+    """The spices ``name``'s critic courses and meal ingredients may take (:func:`spice_limits`)."""
+    limits = spice_limits(rulesets, draft)
+    return {"courses": limits["courses"].get(name), "ingredients": limits["ingredients"].get(name, {})}
+
+
+def _scored_beside(with_meal: dict[str, Any], without: dict[str, Any], name: str, critic: bool, rules: Any) -> Any:
+    """``with_meal`` scored; the other players' critic meals that have problems are left out of
+    it and of ``without`` (their problems are told at their fields by the whole check). The
+    InputError of what remains, returned, when the setup or the meal itself has problems."""
+    from ..api import score_record
+
+    try:
+        return score_record(with_meal, rules)
+    except InputError as e:
+        if not critic:
+            return e
+        at = [p.where for p in e.problems]
+        others = {
+            k
+            for k in with_meal["critic_meals"]
+            if k != name and any(w == f"critic_meals.{k}" or w.startswith(f"critic_meals.{k}.") for w in at)
+        }
+        if not others:
+            return e
+        with_meal["critic_meals"] = {k: v for k, v in with_meal["critic_meals"].items() if k not in others}
+        without["critic_meals"] = {k: v for k, v in without["critic_meals"].items() if k not in others}
+    try:
+        return score_record(with_meal, rules)
+    except InputError as e:
+        return e
 
 
 def spice_limits(rulesets: Any, record: Any) -> dict[str, Any]:

@@ -402,9 +402,11 @@ class RoomHub:
     def admits(self, path: str, key: str | None, cookies: Mapping[str, str], method: str) -> bool:
         """Whether a request without the server's token may go on: to a room's page or API
         with that room's key (its cookie, or ``?key=`` on the page), or for the pad's static
-        files and the rules' description (``/ui/cards``, read-only) with the key of any open
-        room. Creating, listing or ending rooms needs the server's token."""
-        if (path.startswith("/static/") or path == "/ui/cards") and method in SAFE_METHODS:
+        files, the rules' description (``/ui/cards``, read-only) and a meal's stars (``/ui/meal``,
+        which keeps nothing) with the key of any open room. Creating, listing or ending rooms needs
+        the server's token."""
+        page_json = path == "/ui/cards" and method in SAFE_METHODS or path == "/ui/meal" and method == "POST"
+        if path.startswith("/static/") and method in SAFE_METHODS or page_json:  # /ui/meal: a meal's stars
             return any(self._key_ok(c[len(ROOM_COOKIE) :], v) for c, v in cookies.items() if c.startswith(ROOM_COOKIE))
         match = _PATH.fullmatch(path)
         if match is None:

@@ -5,6 +5,10 @@
   const {h, call, path, debounce} = pad;
   const $ = (sel) => document.querySelector(sel);
   const DRAFT = "critter-kitchen-draft";
+  // the whole draft is checked this long after the last key typed, or the last tap (a meal's own line,
+  // asked at once on a tap, goes first)
+  const TYPED_CHECK_MS = 300;
+  const TAPPED_CHECK_MS = 120;
 
   let R = null;  // what the rules of the packs picked need (/ui/cards)
   let S = fresh();  // the game typed so far
@@ -89,7 +93,7 @@
         const served = {};
         for (const id of roundCards(r)) {
           const m = ((S.meals[r] || {})[p.key] || {})[id];
-          if (m && m.served) served[id] = tokens(m.tokens, {ingredients: m.ingredients.map(ingredient)});
+          if (m && m.served) served[id] = tokens(m.tokens, {ingredients: m.ingredients.filter(filled).map(ingredient)});
         }
         if (Object.keys(served).length) meals[r][p.name] = served;
       }
@@ -103,7 +107,7 @@
       for (const kind of R.courses) {
         const course = c.courses[kind] || {};
         if (course.token) courses[kind] = {token: course.token};
-        else if (String(course.value ?? "").trim() !== "") {
+        else if (filled(course)) {
           courses[kind] = {value: number(course.value)};
           const spice = spiceRecord(course.spice);
           if (spice !== undefined) courses[kind].spice = spice;
@@ -118,6 +122,8 @@
     return out;
   }
 
+  // a row of a meal counts once it has a value or a spice (a requirement's row left empty is not served)
+  const filled = (i) => String(i.value ?? "").trim() !== "" || spiceList(i.spice).some((sp) => sp !== "");
   const roundCards = (r) => ((S.table.challenges || {})[r] || []).filter(Boolean);
 
   // What a player left unused at the end of the game (critic_meals.NAME.left): typed in the
@@ -191,7 +197,15 @@
 
   // --- checking ----------------------------------------------------------------------
 
-  const check = debounce(async () => {
+  // One check in flight at a time: a change meanwhile is checked once it is answered.
+  let checking = false, again = false;
+  async function checkNow() {
+    if (checking) { again = true; return; }
+    checking = true;
+    try { await checkOnce(); } finally { checking = false; }
+    if (again) { again = false; checkNow(); }
+  }
+  async function checkOnce() {
     const mine = ++asked;
     status("Checking…", "busy");
     const answer = await call("POST", "/ui/check", record());
@@ -201,11 +215,15 @@
     if (JSON.stringify(last.spices || null) !== allowed) keepFocus(renderMeals);
     showProblems();
     preview();
-  }, 300);
+  }
 
-  function changed() {
+  // ``tapped``: the change was a tap (a chip, the number pad, a button), checked soon; typing is
+  // checked once it pauses.
+  let typing = null;
+  function changed(tapped) {
     localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}));
-    check();
+    clearTimeout(typing);
+    typing = setTimeout(checkNow, tapped ? TAPPED_CHECK_MS : TYPED_CHECK_MS);
   }
 
   // Each problem goes to the message slot of its record path, or of the nearest enclosing
@@ -309,7 +327,7 @@
   // The form is drawn again after most changes: the field that had the keyboard focus gets it
   // back (found by its record path, or a button by what it adds), or ``to``, a field's
   // record path (the new row's first field), when given; the page does not scroll.
-  const FOCUS_KEYS = ["data-where", "data-meal", "data-add", "data-choice"];
+  const FOCUS_KEYS = ["data-chip", "data-where", "data-meal", "data-add", "data-choice"];
   function keepFocus(draw, to) {
     const was = document.activeElement;
     const key = was && FOCUS_KEYS.find((k) => was.hasAttribute && was.hasAttribute(k));
@@ -335,22 +353,6 @@
       known ? null : h("option", {value: String(value)}, String(value)));  // never a blank that drops it
     el.value = value ?? "";
     return el;
-  }
-  // One box per spice the parameters in force allow (``limit``), and one more per spice the
-  // data holds beyond it (the engine then says at its field that it is one too many).
-  function spiceBoxes(holder, limit, where, label) {
-    const list = spiceList(holder.spice);
-    const n = Math.max(limit, list.length);
-    const boxes = [];
-    for (let k = 0; k < n; k++) {
-      boxes.push(select(spiceOptions("no spice"), list[k] ?? "", (v) => {
-        const now = spiceList(holder.spice);
-        while (now.length < n) now.push("");
-        now[k] = v;
-        holder.spice = now;
-      }, {"aria-label": label + (n > 1 ? " " + (k + 1) : ""), "data-where": k ? path(where, k) : where}));
-    }
-    return boxes;
   }
   // How many spices a course (``courses``) or an ingredient of a meal for card ``id`` may take,
   // for this player: the engine's answer to the latest check, the rules' own until then.
@@ -424,6 +426,7 @@
     $("#undo").hidden = true;
     S = was.S;
     shown = was.shown;
+    meal.forget();
     if (await rules()) { renderAll(); go(was.step); changed(); }
   }
 
@@ -557,8 +560,9 @@
     if (!people.some((p) => p.key === shown)) shown = people.length ? people[0].key : null;
     for (const p of people) {
       tabs.append(h("button", {type: "button", role: "tab", "data-key": p.key, "aria-selected": String(p.key === shown),
-        onclick: () => { shown = p.key; renderMeals(); showProblems(); }}, p.name || "(no name)", h("span", {class: "count"})));
-      const mine = h("div", {class: "player-meals", "data-player": p.key, hidden: p.key !== shown});
+        onclick: () => { shown = p.key; renderMeals(); showProblems(); meal.start(document.querySelector('#meals [data-player="' + p.key + '"]')); }},
+        p.name || "(no name)", h("span", {class: "count"})));
+      const mine = h("div", {class: "player-meals", "data-player": p.key, "data-pad-group": "", hidden: p.key !== shown});
       for (const r of R.rounds) mine.append(roundMeals(p, r));
       mine.append(criticMeal(p));
       box.append(mine);
@@ -572,66 +576,67 @@
     for (const id of roundCards(r)) {
       const m = mine[id] = mine[id] || {served: false, ingredients: [], tokens: {}};
       const where = path("challenge_meals", r, p.name, id);
-      const c = card(id);
-      const body = h("div", {class: "meal-body", hidden: !m.served});
-      const meal = h("div", {class: "meal", "data-card": id},
-        h("label", {class: "served"}, h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
-          m.served = e.target.checked;
-          if (m.served && !m.ingredients.length) m.ingredients.push({type: ((c && c.requires) || []).find((t) => R.ingredients.includes(t)) || R.ingredients[0], value: "", spice: ""});
-          keepFocus(renderMeals); changed();
-        }}), " ", h("b", {}, c ? c.name : id)),
-        h("p", {class: "text"}, c ? (heldCard(r, id) && c.held ? c.held : c).text : ""), requirements(c, heldCard(r, id)), err(where), body);
-      m.ingredients.forEach((ing, i) => body.append(ingredientRow(m.ingredients, i, path(where, "ingredients", i), spicesAllowed(p, id))));
-      body.append(err(path(where, "ingredients")),
-        h("button", {type: "button", class: "small", "data-add": path(where, "ingredients"), onclick: () => {
-          m.ingredients.push({type: R.ingredients[0], value: "", spice: ""});
-          keepFocus(renderMeals, path(where, "ingredients", m.ingredients.length - 1, "type")); changed();
-        }}, "+ ingredient"),
-        tokenRow(m.tokens, where));
-      set.append(meal);
+      const c = card(id), held = heldCard(r, id);
+      if (!m.ingredients.length) m.ingredients = meal.rows(R, c);  // a row per requirement, ready for values
+      // a value or a token entered serves the meal; "served" unticked keeps what was entered, not recorded
+      const box = h("input", {type: "checkbox", "data-meal": where, checked: m.served, onchange: (e) => {
+        m.served = e.target.checked;
+        keepFocus(renderMeals);
+        o.changed(true);
+      }});
+      const o = mealOptions(where, c ? c.name : id, {card: c, spices: spicesAllowed(p, id),
+        covered: held && c && c.held ? c.held.covered : -1, ask: () => m.served ? {record: record(), player: p.name, round: r, card: id} : null,
+        serve: () => {
+          if (m.served || !(m.ingredients.some(filled) || Object.values(m.tokens).some((n) => String(n ?? "") !== ""))) return;
+          m.served = box.checked = true;
+          box.closest(".meal").classList.remove("unserved");
+        }});
+      const body = h("div", {class: "meal-body"}, meal.starsLine(where), meal.ingredients(o, m));
+      set.append(h("div", {class: "meal" + (m.served ? "" : " unserved"), "data-card": id},
+        h("label", {class: "served"}, box, " ", h("b", {}, c ? c.name : id)),
+        h("p", {class: "text"}, c ? (held && c.held ? c.held : c).text : ""), requirements(c, held), err(where), body));
+      if (m.served && !meal.hasLine(where)) meal.score(where, o.ask, true);
     }
     if (!roundCards(r).length) set.append(h("p", {class: "hint"}, "Pick the challenge cards of " + r + " first."));
     const at = path("players", S.players.indexOf(p), "kept", r);
     p.kept = p.kept || {};
     set.append(h("label", {class: "kept"}, "ingredients and spices kept after " + r + " ",
-      count(p.kept[r], (v) => { p.kept[r] = v; }, {"data-where": at})), err(at));
+      meal.numField(p.kept[r], (v, tap) => { p.kept[r] = v; changed(tap); }, {"data-where": at, "aria-label": "kept after " + r})), err(at));
     set.append(planner(p, r));
     return set;
   }
 
-  // ``spices``: how many spice boxes the ingredient has (0: none, it takes no spice here)
-  function ingredientRow(list, i, where, spices) {
-    const ing = list[i];
-    return h("div", {class: "ingredient"},
-      h("div", {class: "line"},
-        select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
-        count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
-        spiceBoxes(ing, spices || 0, path(where, "spice"), "spice"),
-        h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
-      err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
-  }
-
-  function tokenRow(counts, where) {
-    return h("div", {class: "tokens"}, R.tokens.map((t) => h("span", {class: "token"},
-      h("label", {}, t + " ", count(counts[t], (v) => { counts[t] = v; }, {"data-where": path(where, t)})), err(path(where, t)))));
+  // What the meal form (meal.js) is given for one meal at record path ``where``.
+  function mealOptions(where, name, more) {
+    const o = {R, where, name, err, ...more,
+      changed: (tapped) => { if (o.serve) o.serve(); changed(tapped); meal.score(where, o.ask, tapped); },
+      redraw: (to) => keepFocus(renderMeals, to),
+      remove: (what, fn) => { undoable(what); fn(); keepFocus(renderMeals); o.changed(true); }};
+    return o;
   }
 
   function criticMeal(p) {
     const c = S.critic[p.key] = S.critic[p.key] || {courses: {}, tokens: {}};
     const where = path("critic_meals", p.name);
-    const set = h("section", {class: "critic"}, h("h2", {}, "Critic meal"), err(where), err(path(where, "courses")));
-    for (const kind of R.courses) {
-      const course = c.courses[kind] = c.courses[kind] || {value: "", spice: ""};
-      const at = path(where, "courses", kind);
-      set.append(h("div", {class: "course"},
-        h("div", {class: "line"}, h("span", {class: "kind"}, kind),
-          R.tokens_fill_courses ? select([["", "ingredient"], ...R.tokens.map((t) => [t, t])], course.token || "", (v) => { course.token = v; }, {"aria-label": kind + " served as"}) : null,
-          count(course.value, (v) => { course.value = v; }, {"aria-label": kind + " value", placeholder: "—", "data-where": path(at, "value")}),
-          ...spiceBoxes(course, spicesAllowed(p), path(at, "spice"), kind + " spice")),
-        err(path(at, "value")), err(path(at, "spice")), err(path(at, "token")), err(at)));
-    }
-    set.append(h("p", {class: "hint"}, "Unused tokens kept:"), tokenRow(c.tokens, where), leftUnused(c, where), planner(p, "critic"));
+    const o = mealOptions(where, "the critic meal", {spices: spicesAllowed(p),
+      ask: () => { const rec = record(); return rec.critic_meals[p.name] ? {record: rec, player: p.name} : null; },
+      courseExtra: R.tokens_fill_courses ? (kind, course) => select([["", "ingredient"], ...R.tokens.map((t) => [t, t])], course.token || "",
+        (v) => { course.token = v; }, {"aria-label": kind + " served as"}) : null});
+    const set = h("section", {class: "critic"}, h("h2", {}, "Critic meal"), meal.starsLine(where), err(where), err(path(where, "courses")),
+      meal.courses(o, c), leftUnused(c, where), planner(p, "critic"));
+    if (!meal.hasLine(where) && record().critic_meals[p.name]) meal.score(where, o.ask, true);
     return set;
+  }
+
+  // What a player left: an ingredient (type, value), no requirement, no spice.
+  function ingredientRow(list, i, where) {
+    const ing = list[i];
+    return h("div", {class: "ingredient"},
+      h("div", {class: "line"},
+        select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
+        count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
+        h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
+      err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
   }
 
   // What the player had left unused at the end of the game: not recorded until asked for.
@@ -655,7 +660,7 @@
       return box;
     }
     const left = c.left;
-    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i), 0)));
+    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i))));
     left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
       select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
       h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
@@ -673,16 +678,8 @@
   function planner(p, target) {
     const held = S.pantry[p.key] = S.pantry[p.key] || {};
     const pantry = held[target] = held[target] || {ingredients: [], spices: [], tokens: {}};
-    const rows = h("div", {});
-    const redraw = () => {
-      rows.textContent = "";
-      pantry.ingredients.forEach((ing, i) => rows.append(ingredientRow(pantry.ingredients, i, path("pantry", "ingredients", i), 0)));
-      pantry.spices.forEach((sp, i) => rows.append(h("div", {class: "line"},
-        select(spiceOptions("—").slice(1), sp, (v) => { pantry.spices[i] = v; }, {"aria-label": "spice"}),
-        h("button", {type: "button", class: "small", onclick: () => { pantry.spices.splice(i, 1); redraw(); }}, "✕"),
-        err(path("pantry", "spices", i)))));
-    };
-    redraw();
+    // kept in the draft as typed; nothing is checked until the plan is asked for
+    const rows = meal.pantry({R, err: () => null, changed: () => localStorage.setItem(DRAFT, JSON.stringify({S, step, shown}))}, pantry);
     const note = h("p", {class: "plan-note"}, pantry.note || "");
     const errors = h("ul", {class: "problems"});
     const run = async () => {
@@ -704,9 +701,6 @@
     return h("details", {class: "planner", open: !!pantry.open, ontoggle: (e) => { pantry.open = e.target.open; }},
       h("summary", {}, "Best meals from my pantry"),
       h("p", {class: "hint"}, "What " + (p.name || "this player") + " holds:"), rows,
-      h("p", {}, h("button", {type: "button", class: "small", onclick: () => { pantry.ingredients.push({type: R.ingredients[0], value: ""}); redraw(); }}, "+ ingredient"),
-        " ", h("button", {type: "button", class: "small", onclick: () => { pantry.spices.push(R.wild_spice); redraw(); }}, "+ spice")),
-      tokenRow(pantry.tokens, "pantry"),
       h("button", {type: "button", class: "plan", onclick: run}, "Fill in the best meals"), note, errors);
   }
 
@@ -869,6 +863,7 @@
     const editing = S.edit;  // a game being edited stays the game edited: the file is its new content
     S = load(answer.data.record);
     if (editing) S.edit = editing;
+    meal.forget();
     if (await rules()) { renderAll(); changed(); }
   }
 
@@ -906,7 +901,7 @@
     renderAll();
     for (const box of document.querySelectorAll("#packs input")) box.addEventListener("change", repack);
     $("#add-player").addEventListener("click", () => { S.players.push(player(S.next++)); renderAll(); changed(); });
-    $("#to-meals").addEventListener("click", () => go("meals"));
+    $("#to-meals").addEventListener("click", () => { go("meals"); meal.start(document.querySelector("#meals [data-player]:not([hidden])")); });
     $("#to-save").addEventListener("click", () => go("save"));
     $("#save").addEventListener("click", save);
     $("#start-room").addEventListener("click", startRoom);

@@ -51,6 +51,8 @@
 
   function take(player) {
     draft = copy(player.part);
+    form = null;
+    meal.forget();
     base = player.version;
     dirty = false;
     editor();
@@ -115,10 +117,10 @@
   }
   function leave() {
     const was = {seat, draft: copy(draft), base, dirty};
-    localStorage.removeItem(seatKey); seat = null; draft = null; editor(); render();
+    localStorage.removeItem(seatKey); seat = null; draft = null; form = null; meal.forget(); editor(); render();
     offerUndo("Left " + room.players[was.seat].name + "'s seat", () => {
       seat = was.seat; localStorage.setItem(seatKey, String(seat));
-      draft = was.draft; base = was.base; dirty = was.dirty;
+      draft = was.draft; base = was.base; dirty = was.dirty; form = null; meal.forget();
       editor(); render();
     });
   }
@@ -142,75 +144,145 @@
     render();
   }
 
-  const number = (value, onchange, label) => h("input", {type: "number", inputmode: "numeric", min: 0, value: value === undefined ? "" : value, "aria-label": label,
-    oninput: (e) => { onchange(e.target.value === "" ? undefined : Number(e.target.value)); dirty = true; }});
-  const spiceText = (spice) => Array.isArray(spice) ? spice.join(", ") : (spice || "");
-  const spiceValue = (text) => { const parts = text.split(",").map((s) => s.trim()).filter(Boolean); return parts.length > 1 ? parts : parts[0]; };
-  const set = (obj, key, value) => { if (value === undefined || value === "") delete obj[key]; else obj[key] = value; };
+  // --- this phone's player's meals: the pad's meal form (meal.js) ------------------------
 
-  function tokenInputs(meal, where) {
-    return h("span", {class: "tokens"}, rules.tokens.map((t) => h("label", {}, t + " ", number(meal[t], (v) => set(meal, t, v), where + " " + t))));
+  // The form keeps each meal as the pad's page does ({served, ingredients: [{type, value, spice}],
+  // tokens}); the draft (the player's part of the room) is made from it at each change.
+  let form = null;
+  let limits = {courses: null, ingredients: {}};  // the spices in force for this player (/ui/meal answers)
+  let undone = null;
+  const filled = (i) => String(i.value ?? "").trim() !== "" || (Array.isArray(i.spice) ? i.spice.length > 0 : !!i.spice);
+  const num = (text) => { const t = String(text ?? "").trim(); return /^\d+$/.test(t) ? Number(t) : t; };
+  const challenges = () => (room.setup.cards && room.setup.cards.challenges) || {};
+  const cardOf = (id) => rules.cards.find((c) => c.id === id);
+
+  function formOf(part) {
+    const f = {meals: {}, critic: {courses: {}, tokens: {}}};
+    for (const [r, ids] of Object.entries(challenges())) {
+      f.meals[r] = {};
+      for (const id of ids || []) {
+        const m = ((part.challenge_meals || {})[r] || {})[id];
+        const tokens = {};
+        for (const [k, v] of Object.entries(m || {})) if (k !== "ingredients") tokens[k] = String(v);
+        f.meals[r][id] = m
+          ? {served: true, ingredients: (m.ingredients || []).map((i) => ({type: i.type, value: String(i.value ?? ""), spice: i.spice ?? ""})), tokens}
+          : {served: false, ingredients: meal.rows(rules, cardOf(id)), tokens: {}};
+      }
+    }
+    const c = part.critic_meal;
+    if (c) {
+      for (const [kind, course] of Object.entries(c.courses || {})) f.critic.courses[kind] = {value: String(course.value ?? ""), spice: course.spice ?? ""};
+      for (const [k, v] of Object.entries(c)) if (k !== "courses") f.critic.tokens[k] = String(v);
+    }
+    return f;
+  }
+  function tokensOf(counts, into) {
+    for (const t of rules.tokens) if (String(counts[t] ?? "").trim() !== "") into[t] = num(counts[t]);
+    return into;
+  }
+  function partOf(f) {
+    const part = {challenge_meals: {}, critic_meal: null};
+    for (const [r, byCard] of Object.entries(f.meals)) {
+      for (const [id, m] of Object.entries(byCard)) {
+        if (!m.served) continue;
+        const ingredients = m.ingredients.filter(filled).map((i) => {
+          const out = {type: i.type, value: num(i.value)};
+          if (i.spice && !(Array.isArray(i.spice) && !i.spice.length)) out.spice = i.spice;
+          return out;
+        });
+        (part.challenge_meals[r] = part.challenge_meals[r] || {})[id] = tokensOf(m.tokens, {ingredients});
+      }
+    }
+    const courses = {};
+    for (const [kind, course] of Object.entries(f.critic.courses)) {
+      if (!filled(course)) continue;
+      courses[kind] = {value: num(course.value)};
+      if (course.spice && !(Array.isArray(course.spice) && !course.spice.length)) courses[kind].spice = course.spice;
+    }
+    const critic = tokensOf(f.critic.tokens, {courses});
+    if (Object.keys(courses).length || Object.keys(critic).length > 1) part.critic_meal = critic;
+    return part;
+  }
+  // The record a meal's stars are asked with: the room's setup and this player's meals.
+  function asked(name) {
+    const part = partOf(form);
+    const byRound = {};
+    for (const [r, meals] of Object.entries(part.challenge_meals)) byRound[r] = {[name]: meals};
+    return {...room.setup, challenge_meals: byRound, critic_meals: part.critic_meal ? {[name]: part.critic_meal} : {}};
   }
 
-  function ingredientRow(meal, ing, where) {
-    const row = h("div", {class: "ingredient"},
-      h("select", {"aria-label": where + " type", onchange: (e) => { ing.type = e.target.value; dirty = true; }},
-        rules.ingredients.map((t) => h("option", {value: t, selected: t === ing.type}, t))),
-      number(ing.value, (v) => set(ing, "value", v), where + " value"),
-      h("input", {type: "text", "aria-label": where + " spice", placeholder: "spice", value: spiceText(ing.spice),
-        oninput: (e) => { set(ing, "spice", spiceValue(e.target.value)); dirty = true; }}),
-      h("button", {type: "button", "aria-label": "remove " + where, onclick: () => { meal.ingredients.splice(meal.ingredients.indexOf(ing), 1); dirty = true; editor(); }}, "✕"));
-    return row;
+  // the spices in force, from a meal's answer: the form is drawn again when they change
+  function seen(data) {
+    if (!data.spices || JSON.stringify(data.spices) === JSON.stringify(limits)) return;
+    limits = data.spices;
+    const was = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.where : null;
+    editor();
+    const el = was && document.querySelector('[data-where="' + CSS.escape(was) + '"]');
+    if (el) el.focus({preventScroll: true});
   }
 
-  function challengeMeal(roundId, cardId) {
-    const byCard = draft.challenge_meals[roundId] || {};
-    const meal = byCard[cardId];
-    const where = cardName(cardId);
-    const served = h("label", {}, h("input", {type: "checkbox", checked: !!meal, "aria-label": where + " served", onchange: (e) => {
-      const meals = draft.challenge_meals[roundId] = draft.challenge_meals[roundId] || {};
-      if (e.target.checked) meals[cardId] = {ingredients: []}; else delete meals[cardId];
-      if (!Object.keys(meals).length) delete draft.challenge_meals[roundId];
-      dirty = true; editor();
-    }}), " served");
-    if (!meal) return h("fieldset", {class: "meal"}, h("legend", {}, where), served);
-    meal.ingredients = meal.ingredients || [];
-    return h("fieldset", {class: "meal"}, h("legend", {}, where), served,
-      meal.ingredients.map((ing, i) => ingredientRow(meal, ing, where + " ingredient " + (i + 1))),
-      h("button", {type: "button", onclick: () => { meal.ingredients.push({type: rules.ingredients[0], value: undefined}); dirty = true; editor(); }}, "+ ingredient"),
-      tokenInputs(meal, where));
+  function options(where, name, more) {
+    const o = {R: rules, where, name, err: () => null, ...more,
+      changed: (tapped) => {
+        if (o.serve) o.serve();
+        draft = partOf(form);
+        dirty = true;
+        meal.score(where, o.ask, tapped, seen);
+      },
+      redraw: (to) => { editor(); const el = to && document.querySelector('[data-where="' + CSS.escape(to) + '"]'); if (el) el.focus({preventScroll: true}); },
+      remove: (what, fn) => {
+        undone = JSON.stringify(form);
+        fn(); draft = partOf(form); dirty = true; editor(what);
+      }};
+    return o;
   }
 
-  function criticMeal() {
-    const meal = draft.critic_meal;
-    const served = h("label", {}, h("input", {type: "checkbox", checked: !!meal, "aria-label": "critic meal served", onchange: (e) => {
-      draft.critic_meal = e.target.checked ? {courses: {}} : null; dirty = true; editor();
-    }}), " served");
-    if (!meal) return h("fieldset", {class: "meal"}, h("legend", {}, "Critic meal"), served);
-    meal.courses = meal.courses || {};
-    return h("fieldset", {class: "meal"}, h("legend", {}, "Critic meal"), served,
-      rules.courses.map((c) => {
-        const course = meal.courses[c];
-        return h("div", {class: "ingredient"},
-          h("label", {}, h("input", {type: "checkbox", checked: !!course, "aria-label": c + " course served", onchange: (e) => {
-            if (e.target.checked) meal.courses[c] = {value: undefined}; else delete meal.courses[c]; dirty = true; editor();
-          }}), " " + c),
-          course ? number(course.value, (v) => set(course, "value", v), c + " course value") : null,
-          course ? h("input", {type: "text", placeholder: "spice", "aria-label": c + " course spice", value: spiceText(course.spice),
-            oninput: (e) => { set(course, "spice", spiceValue(e.target.value)); dirty = true; }}) : null);
-      }),
-      tokenInputs(meal, "critic meal"));
+  function challengeMeal(name, r, id) {
+    const m = form.meals[r][id];
+    const where = "challenge_meals." + r + "." + name + "." + id;
+    const c = cardOf(id);
+    const ids = challenges()[r] || [];
+    const held = ids.length > 0 && ids[ids.length - 1] === id;
+    const box = h("input", {type: "checkbox", "data-meal": where, "aria-label": (c ? c.name : id) + " served", checked: m.served, onchange: (e) => {
+      m.served = e.target.checked; draft = partOf(form); dirty = true; editor();
+    }});
+    const o = options(where, c ? c.name : id, {card: c, spices: (limits.ingredients || {})[id] ?? rules.spices_per_ingredient,
+      covered: held && c && c.held ? c.held.covered : -1,
+      ask: () => m.served ? {record: asked(name), player: name, round: r, card: id} : null,
+      serve: () => {
+        if (m.served || !(m.ingredients.some(filled) || Object.values(m.tokens).some((n) => String(n ?? "") !== ""))) return;
+        m.served = box.checked = true;
+        box.closest(".meal").classList.remove("unserved");
+      }});
+    if (m.served && !meal.hasLine(where)) meal.score(where, o.ask, true, seen);
+    return h("div", {class: "meal" + (m.served ? "" : " unserved"), "data-card": id},
+      h("label", {class: "served"}, box, " ", h("b", {}, c ? c.name : id)),
+      h("div", {class: "meal-body"}, meal.starsLine(where), meal.ingredients(o, m)));
   }
 
-  function editor() {
+  function criticMeal(name) {
+    const where = "critic_meals." + name;
+    const o = options(where, "the critic meal", {spices: limits.courses ?? rules.spices_per_course,
+      ask: () => partOf(form).critic_meal ? {record: asked(name), player: name} : null});
+    if (partOf(form).critic_meal && !meal.hasLine(where)) meal.score(where, o.ask, true, seen);
+    return h("section", {class: "critic"}, h("h3", {}, "Critic meal"), meal.starsLine(where), meal.courses(o, form.critic));
+  }
+
+  // ``removed``: what was just taken out of the form, said with "Undo" (the next change ends it)
+  function editor(removed) {
     const box = $("editor");
     if (seat === null || draft === null) { box.hidden = true; return; }
     const player = room.players[seat];
-    const challenges = (room.setup.cards && room.setup.cards.challenges) || {};
+    if (form === null) form = formOf(draft);
+    if (!removed) undone = null;
     box.hidden = false;
     box.replaceChildren(...[h("h2", {}, player.name + "'s meals"),
-      Object.keys(challenges).map((r) => h("div", {class: "round"}, h("h3", {}, r.replace(/_/g, " ")), (challenges[r] || []).map((id) => challengeMeal(r, id)))),
-      criticMeal(),
+      undone ? h("div", {class: "undo", role: "status"}, h("span", {}, removed), h("button", {type: "button", onclick: () => {
+        form = JSON.parse(undone); undone = null; draft = partOf(form); dirty = true; meal.forget(); editor();
+      }}, "Undo")) : null,
+      h("div", {"data-pad-group": ""},
+        Object.keys(challenges()).map((r) => h("div", {class: "round"}, h("h3", {}, r.replace(/_/g, " ")), (challenges()[r] || []).map((id) => challengeMeal(player.name, r, id)))),
+        criticMeal(player.name)),
       h("p", {class: "actions"},
         h("button", {type: "button", onclick: () => save(false)}, "Save"),
         h("button", {type: "button", class: "primary", onclick: () => save(true)}, player.done ? "Save, still done" : "Done: submit my meals"),
@@ -232,7 +304,7 @@
       room = data.room;
       take(room.players[seat]);
       render();
-      offerUndo("Your change set aside", () => { draft = mine; dirty = true; editor(); });  // back, on their version
+      offerUndo("Your change set aside", () => { draft = mine; dirty = true; form = null; meal.forget(); editor(); });  // back, on their version
     }
   }
 
