@@ -41,9 +41,15 @@ class reading_buffers:  # noqa: N801 - used as a function: ``with reading_buffer
     def __enter__(self) -> None:
         _buffers.clear()
         _buffers.update(self.texts)
+        _buffer_names.clear()
+        _buffer_names.update(os.path.basename(path) for path in self.texts)
 
     def __exit__(self, *exc: object) -> None:
         _buffers.clear()
+        _buffer_names.clear()
+
+
+_buffer_names: set[str] = set()  # their file names: only a read of such a name needs its real path
 
 
 class NotRegularFile(OSError):
@@ -63,7 +69,7 @@ def read_regular(path: str, limit: int) -> bytes:
         if not stat.S_ISREG(mode):
             kind = next((name for is_kind, name in _KINDS if is_kind(mode)), "not a file")
             raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind})", path)
-        if _buffers:
+        if _buffers and os.path.basename(path) in _buffer_names:
             held = _buffers.get(os.path.realpath(path))
             if held is not None:
                 return held[: limit + 1]

@@ -46,6 +46,25 @@ from .sources import PackSource, read_packs
 from .yamlpos import Document, parse, read_text, unreadable
 
 RULES_KIND = "rules"
+# Effects parsed before, remembered by the file (its name and whole text), the place in it
+# and the form, with the problems their parse found. Off (None) for a command's one load;
+# the language server turns it on (remember_checks), as it loads the same packs again at
+# every keystroke and all but the file being typed in are parsed as before. Syntax trees
+# are frozen, so one may serve many loads. Bounded: the oldest go first.
+MAX_REMEMBERED_PARSES = 20_000
+_parsed: dict[tuple[str, str, tuple[str | int, ...], bool], tuple[Any, list[Problem]]] | None = None
+
+
+def remember_checks() -> None:
+    """Keep what the loads of this process found file by file (each file's effects parsed,
+    and its problems under its schema), to give it again for a file of the same text."""
+    global _parsed
+    if _parsed is None:
+        _parsed = {}
+    if schema.remembered is None:
+        schema.remembered = {}
+
+
 MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
 PARAM_TYPES = {
     "int": t.INT,
@@ -182,6 +201,7 @@ class _Loader:
         # and that pack: a card of another pack that still names it is told there
         self.taken_out: dict[tuple[str, str], tuple[Document, tuple[str | int, ...], str]] = {}
         self.pack_of: dict[str, str] = {}  # file as shown -> its pack's id
+        self.vocabularies: dict[bool, Vocabulary] = {}  # by whether a player owns the card, once compiling
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -623,6 +643,21 @@ class _Loader:
     # DSL
 
     def parse_dsl(self, doc: Document, path: tuple[str | int, ...], *, expr: bool = False) -> Any:
+        if _parsed is None:
+            return self._parse_dsl(doc, path, expr)
+        key = (doc.path, doc.text, path, expr)
+        if key not in _parsed:
+            count = len(self.problems)
+            ast = self._parse_dsl(doc, path, expr)
+            _parsed[key] = (ast, self.problems[count:])
+            while len(_parsed) > MAX_REMEMBERED_PARSES:
+                del _parsed[next(iter(_parsed))]
+            return ast
+        ast, problems = _parsed[key]
+        self.problems.extend(problems)
+        return ast
+
+    def _parse_dsl(self, doc: Document, path: tuple[str | int, ...], expr: bool) -> Any:
         from ..dsl.parser import SyntaxProblem, parse_expr, parse_program  # lark loads only when needed
 
         text = _path_get(doc.data, path)
@@ -636,7 +671,10 @@ class _Loader:
             return None
 
     def vocabulary(self, owned: bool) -> Vocabulary:
-        return vocabulary(self.ruleset, owned)
+        # one per kind of card while the effects compile: the ruleset does not change meanwhile
+        if owned not in self.vocabularies:
+            self.vocabularies[owned] = vocabulary(self.ruleset, owned)
+        return self.vocabularies[owned]
 
     def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
         code, problems = result

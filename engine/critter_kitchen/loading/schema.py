@@ -88,8 +88,27 @@ def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[P
     return check_with(doc, validator(file), data, base)
 
 
+# A whole file's problems under a schema, remembered by the file (its name and whole text)
+# and the compiled schema (kept beside them, so that its id is not reused). Off (None) for a
+# command's one load; the language server turns it on (``packs.remember_checks``). Bounded.
+MAX_REMEMBERED_CHECKS = 20_000
+remembered: dict[tuple[str, str, int], tuple[Any, list[Problem]]] | None = None
+
+
 def check_with(doc: Document, compiled: Any, data: Any = None, base: Path = ()) -> list[Problem]:
     """Every problem of ``data`` under a compiled schema (shipped, or a pack's), located in ``doc``."""
+    if remembered is None or data is not None or base:
+        return _check_with(doc, compiled, data, base)
+    key = (doc.path, doc.text, id(compiled))
+    held = remembered.get(key)
+    if held is None or held[0] is not compiled:
+        held = remembered[key] = (compiled, _check_with(doc, compiled, data, base))
+        while len(remembered) > MAX_REMEMBERED_CHECKS:
+            del remembered[next(iter(remembered))]
+    return list(held[1])
+
+
+def _check_with(doc: Document, compiled: Any, data: Any, base: Path) -> list[Problem]:
     target = doc.data if data is None else data
     try:
         errors = packschema.check(compiled, target, len(doc.marks))
