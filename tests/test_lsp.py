@@ -104,10 +104,13 @@ async def problems_of(client: LanguageClient, path: Path) -> list[types.Diagnost
             return list(client.diagnostics.pop(uri(path)))
 
 
-def validate_json(path: Path, text: str, tmp: Path) -> list[dict]:
-    """What ``validate --format json`` says of ``path`` with ``text`` saved in it (then put back)."""
-    kept = path.read_text("utf-8")
-    path.write_text(text, "utf-8")
+def validate_json(path: Path, text: str, tmp: Path, also: dict[Path, str] | None = None) -> list[dict]:
+    """What ``validate --format json`` says of ``path`` with ``text`` saved in it (and the
+    files of ``also`` with theirs), each file's own text put back after."""
+    saved = {path: text, **(also or {})}
+    kept = {p: p.read_text("utf-8") for p in saved}
+    for p, t in saved.items():
+        p.write_text(t, "utf-8")
     try:
         done = subprocess.run(
             [sys.executable, "-m", "critter_kitchen", "validate", "--format", "json", str(path)],
@@ -115,7 +118,8 @@ def validate_json(path: Path, text: str, tmp: Path) -> list[dict]:
             text=True,
         )
     finally:
-        path.write_text(kept, "utf-8")
+        for p, t in kept.items():
+            p.write_text(t, "utf-8")
     return json.loads(done.stdout)
 
 
@@ -156,6 +160,81 @@ async def test_problems_as_typed_are_validates(client: LanguageClient, pack: Pat
     )
     found = await problems_of(client, card)
     assert [(d.code, d.range.start.line) for d in found] == [("CK207", 9)]
+    broken_now = broken.replace("qualty", "quality")
+
+    # a record kept in the pack is checked against the pack as the editor has it: broken
+    record = pack / "game.yaml"
+    text = "players:\n  - name: Ana\n"
+    record.write_text(text, "utf-8")
+    try:
+        found = await opened(client, record, text)
+        expected = validate_json(record, text, tmp_path, {card: broken_now})
+    finally:
+        record.unlink()
+    assert [(d.code, d.message, d.range.start.line) for d in found] == [
+        (
+            "CK207",
+            f"with this pack loaded, {card}:10:32: unknown card 'peper-rumor'; did you mean 'pepper-rumor'?",
+            0,
+        )
+    ]
+    assert expected == [  # validate, with the card's text saved, tells the same problem at the card
+        {
+            "path": str(card),
+            "line": 10,
+            "column": 32,
+            "code": "CK207",
+            "message": "unknown card 'peper-rumor'; did you mean 'pepper-rumor'?",
+        }
+    ]
+    for path in (card, record):
+        client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri(path))))
+
+
+RULES_CARD = textwrap.dedent(
+    """\
+    id: lsp-test-rules
+    kind: rules
+    name: Test rules
+    parameters:
+      salt_stars: {type: int, value: 1, description: stars for salt, scope: table}
+    """
+)
+RECORD = textwrap.dedent(
+    """\
+    players:
+      - name: Ana
+        restaurateur: lucky-kat
+      - name: Bo
+    cards:
+      critic: baron-pepperpot
+      rumors: [fish-fanatic, salty-rumor]
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "codes"),
+    [
+        ("pack.yaml", "id: lsp-test\nname: Language server test pack\nsize: 3\n", 1),
+        ("rules.yaml", RULES_CARD.replace("type: int, value: 1", "type: int, value: many"), 1),
+        ("records/game.yaml", RECORD, 2),
+    ],
+)
+async def test_pack_rules_and_record_problems_are_validates(
+    client: LanguageClient, pack: Path, tmp_path: Path, where: str, text: str, codes: int
+) -> None:
+    path = pack / where
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(RULES_CARD if where == "rules.yaml" else PACK if where == "pack.yaml" else "players: []\n", "utf-8")
+    found = await opened(client, path, text)
+    expected = validate_json(path, text, tmp_path)
+    assert [as_validate(d) for d in found] == [(e["line"], e["column"], e["code"], e["message"]) for e in expected]
+    assert len(found) == codes
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri(path))))
+    assert await problems_of(client, path) == []  # a closed file's problems are taken away
+    if where != "pack.yaml":
+        path.unlink()
 
 
 async def test_unsaved_edits_of_other_open_files_count(client: LanguageClient, pack: Path) -> None:

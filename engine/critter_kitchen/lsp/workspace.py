@@ -66,8 +66,10 @@ class Workspace:
         return {path: text.encode("utf-8", "surrogatepass") for path, text in self.texts.items()}
 
     def problems(self, path: str) -> list[Problem]:
-        """What ``validate PATH`` finds in the file ``path`` (as ``--skip-unrelated`` does, a
-        file that is neither a record nor in a pack has none), sorted, its own problems only."""
+        """What ``validate PATH`` finds for the file ``path`` (as ``--skip-unrelated`` does, a
+        file that is neither a record nor in a pack has none), sorted. What it finds in other
+        files (a record's pack that does not load, the files of a pack.yaml's pack) is told at
+        the file's first line, as validate tells a problem of an installed pack."""
         from ..loading.check import Checker
         from ..loading.resolve import Resolver
 
@@ -78,7 +80,14 @@ class Workspace:
                 return e.problems
             found = checker.problems([path], whole_packs=False, skip_unrelated=True)
         real = os.path.realpath(path)
-        return sorted({p for p in found if p.path and os.path.realpath(p.path) == real})
+        own = [p for p in found if p.path and os.path.realpath(p.path) == real]
+        shown = own[0].path if own else path
+        others = [
+            Problem(shown, 1, 1, f"with this pack loaded, {p.location()}: {p.message}", p.code)
+            for p in found
+            if not (p.path and os.path.realpath(p.path) == real)
+        ]
+        return sorted(set(own)) + sorted(set(others))
 
     def known(self, path: str) -> Known | None:
         """The packs around ``path`` as far as they load (a card file's own pack and those it
