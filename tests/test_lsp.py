@@ -405,3 +405,31 @@ def test_without_the_editor_extra_the_command_says_how_to_install_it() -> None:
         "critter-kitchen: the language server needs the editor extra: pip install 'critter-kitchen[editor]' "
         "(import of lsprotocol halted; None in sys.modules)\n"
     )
+
+
+async def test_places_are_counted_in_utf16_code_units(client: LanguageClient, pack: Path, tmp_path: Path) -> None:
+    """A character outside the Basic Multilingual Plane is one column to validate, two code units to the editor."""
+    card = pack / "rumors" / "salty-rumor.yaml"
+    text = SALTY.replace('for "salty"', 'for "\U0001f41f {qualty(p, fish)}"')
+    found = await opened(client, card, text)
+    expected = validate_json(card, text, tmp_path)
+    assert [(e["line"], e["column"], e["code"]) for e in expected] == [(11, 41, "CK202")]
+    assert [(d.code, d.range) for d in found] == [
+        ("CK202", types.Range(types.Position(10, 41), types.Position(10, 47)))  # column 40 in characters, + 1
+    ]
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri(card))))
+    assert await problems_of(client, card) == []
+
+
+async def test_work_past_its_budget_is_given_up_at_the_budget() -> None:
+    """The server waits for engine work no longer than its budget: the event loop goes on."""
+    import time
+
+    from critter_kitchen.lsp.server import CritterServer
+
+    server = CritterServer([])
+    started = time.perf_counter()
+    with pytest.raises(TimeoutError):
+        await server.work(time.sleep, 3.0, budget=0.2)
+    assert time.perf_counter() - started < 1.5
+    server.worker.shutdown(wait=False)

@@ -69,7 +69,7 @@ def hover(known: Known | None, lines: list[str], place: Place) -> str | None:
                 return stage_hover(name, rs)
             if name in rs.parameters:
                 return parameter_hover(name, rs)
-    return language_hover(inner)
+    return language_hover(inner) if _code_start(lines, place[0]) is not None else None
 
 
 def language_hover(name: str) -> str | None:
