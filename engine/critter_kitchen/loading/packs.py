@@ -53,14 +53,19 @@ RULES_KIND = "rules"
 # are frozen, so one may serve many loads. Bounded: the oldest go first.
 MAX_REMEMBERED_PARSES = 20_000
 _parsed: dict[tuple[str, str, tuple[str | int, ...], bool], tuple[Any, list[Problem]]] | None = None
+# And each effect compiled, by its syntax tree (kept beside it, so that its id is not reused)
+# and the names it was compiled with. What a program compiles to depends on nothing else.
+_compiled: dict[tuple[int, tuple[Any, ...]], tuple[Any, tuple[Compiled, list[CompileProblem]]]] | None = None
 
 
 def remember_checks() -> None:
-    """Keep what the loads of this process found file by file (each file's effects parsed,
-    and its problems under its schema), to give it again for a file of the same text."""
-    global _parsed
+    """Keep what the loads of this process found file by file (each file's effects parsed and
+    compiled, and its problems under its schema), to give it again for a file of the same text."""
+    global _parsed, _compiled
     if _parsed is None:
         _parsed = {}
+    if _compiled is None:
+        _compiled = {}
     if schema.remembered is None:
         schema.remembered = {}
 
@@ -202,6 +207,7 @@ class _Loader:
         self.taken_out: dict[tuple[str, str], tuple[Document, tuple[str | int, ...], str]] = {}
         self.pack_of: dict[str, str] = {}  # file as shown -> its pack's id
         self.vocabularies: dict[bool, Vocabulary] = {}  # by whether a player owns the card, once compiling
+        self.vocabulary_names: dict[int, tuple[Any, ...]] = {}  # each of them as a key (when remembering)
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -670,6 +676,26 @@ class _Loader:
             )
             return None
 
+    def compile_program(self, ast: Any, vocab: Vocabulary) -> tuple[Compiled, list[CompileProblem]]:
+        """``compile_program(ast, vocab)``; when remembering (the language server), the program
+        compiled before from the same syntax tree (the parse remembered it) with the same names."""
+        if _compiled is None:
+            return compile_program(ast, vocab)
+        names = self.vocabulary_names.get(id(vocab))
+        if names is None:
+            names = self.vocabulary_names[id(vocab)] = (
+                tuple(sorted(vocab.domains.items())),
+                tuple(sorted(vocab.params.items())),
+                vocab.has_owner,
+            )
+        key = (id(ast), names)
+        held = _compiled.get(key)
+        if held is None or held[0] is not ast:
+            held = _compiled[key] = (ast, compile_program(ast, vocab))
+            while len(_compiled) > MAX_REMEMBERED_PARSES:
+                del _compiled[next(iter(_compiled))]
+        return held[1]
+
     def vocabulary(self, owned: bool) -> Vocabulary:
         # one per kind of card while the effects compile: the ruleset does not change meanwhile
         if owned not in self.vocabularies:
@@ -705,7 +731,7 @@ class _Loader:
             if stage.ast is not None:
                 card = rs.cards[stage.card]
                 vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
-                stage.code = self.compiled(self.card_docs[card.id], compile_program(stage.ast, vocab))
+                stage.code = self.compiled(self.card_docs[card.id], self.compile_program(stage.ast, vocab))
         for tb in rs.tiebreaks:
             tb.code = self.compiled(self.key_docs[tb], compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT))
         stages = rs.stage_names()
@@ -729,7 +755,7 @@ class _Loader:
                     continue
                 if effect.timing == "replace":
                     replacers.setdefault(effect.stage, []).append(card)
-                effect.code = self.compiled(doc, compile_program(effect.ast, vocab))
+                effect.code = self.compiled(doc, self.compile_program(effect.ast, vocab))
             self.check_card_parameters(doc, card)
             self.check_requirements(doc, card)
         self.check_replacements(replacers)
