@@ -35,7 +35,7 @@ from ..model.ruleset import (
     Stage,
     TieBreak,
 )
-from . import packschema, schema
+from . import packschema, remember, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
@@ -46,28 +46,13 @@ from .sources import PackSource, read_packs
 from .yamlpos import Document, parse, read_text, unreadable
 
 RULES_KIND = "rules"
-# Effects parsed before, remembered by the file (its name and whole text), the place in it
-# and the form, with the problems their parse found. Off (None) for a command's one load;
-# the language server turns it on (remember_checks), as it loads the same packs again at
-# every keystroke and all but the file being typed in are parsed as before. Syntax trees
-# are frozen, so one may serve many loads. Bounded: the oldest go first.
-MAX_REMEMBERED_PARSES = 20_000
-_parsed: dict[tuple[str, str, tuple[str | int, ...], bool], tuple[Any, list[Problem]]] | None = None
-# And each effect compiled, by its syntax tree (kept beside it, so that its id is not reused)
-# and the names it was compiled with. What a program compiles to depends on nothing else.
-_compiled: dict[tuple[int, tuple[Any, ...]], tuple[Any, tuple[Compiled, list[CompileProblem]]]] | None = None
-
-
-def remember_checks() -> None:
-    """Keep what the loads of this process found file by file (each file's effects parsed and
-    compiled, and its problems under its schema), to give it again for a file of the same text."""
-    global _parsed, _compiled
-    if _parsed is None:
-        _parsed = {}
-    if _compiled is None:
-        _compiled = {}
-    if schema.remembered is None:
-        schema.remembered = {}
+# Effects parsed and compiled before, remembered by the file (its name and whole text), the
+# place in it and the form, with the problems found (see .remember: only the language
+# server remembers). Syntax trees are frozen, so one may serve many loads; a program is
+# compiled again only when its tree or the names it may use changed.
+_parsed = remember.Store()
+_compiled = remember.Store()
+_documents = remember.Store()
 
 
 MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
@@ -90,6 +75,8 @@ def load_packs(dirs: Sequence[str | FsPath]) -> tuple[Ruleset, list[Problem]]:
 
 def load_sources(sources: Sequence[PackSource]) -> tuple[Ruleset, list[Problem]]:
     """Load packs from the files read from them, the base pack first: the ruleset and every problem."""
+    remember.new_load()
+    _load_number[0] += 1
     loader = _Loader()
     ruleset = loader.load(sources)
     return ruleset, sorted(set(loader.problems))
@@ -101,7 +88,16 @@ def document(source: PackSource, file: str, shown: str | None = None) -> Documen
     raw = source.contents[file]
     if isinstance(raw, OSError):
         raise unreadable(name, raw)
-    return parse(name, read_text(name, raw))
+    held = _documents.get((name, raw))  # a file of the same name and bytes, parsed before (.remember)
+    if held is None:
+        try:
+            held = parse(name, read_text(name, raw))
+        except InputError as e:
+            held = e
+        _documents.put((name, raw), held)
+    if isinstance(held, InputError):
+        raise InputError(held.problems)
+    return held  # type: ignore[no-any-return]
 
 
 def display_path(path: FsPath) -> str:
@@ -111,13 +107,25 @@ def display_path(path: FsPath) -> str:
     are installed, which is where they live in the source repository.
     """
     resolved = FsPath(os.path.realpath(path))  # never raises, even for a link loop
-    for root, label in ((FsPath(shipped_cards()).resolve(), FsPath("cards")), (FsPath.cwd(), None)):
+    for root, label in ((_resolved(shipped_cards()), FsPath("cards")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:
             continue
         return str(label / relative if label is not None else relative)
     return str(path)
+
+
+def _resolved(folder: str) -> FsPath:
+    """The real place of the shipped cards' folder, found once a load (every file's name asks)."""
+    held = _shipped_places.get(folder)
+    if held is None or held[0] != _load_number[0]:
+        held = _shipped_places[folder] = (_load_number[0], FsPath(folder).resolve())
+    return held[1]
+
+
+_shipped_places: dict[str, tuple[int, FsPath]] = {}
+_load_number = [0]  # counts the loads of this process
 
 
 def real_path(shown: str) -> str:
@@ -649,17 +657,14 @@ class _Loader:
     # DSL
 
     def parse_dsl(self, doc: Document, path: tuple[str | int, ...], *, expr: bool = False) -> Any:
-        if _parsed is None:
-            return self._parse_dsl(doc, path, expr)
         key = (doc.path, doc.text, path, expr)
-        if key not in _parsed:
+        held = _parsed.get(key)
+        if held is None:
             count = len(self.problems)
             ast = self._parse_dsl(doc, path, expr)
-            _parsed[key] = (ast, self.problems[count:])
-            while len(_parsed) > MAX_REMEMBERED_PARSES:
-                del _parsed[next(iter(_parsed))]
+            _parsed.put(key, (ast, self.problems[count:]))
             return ast
-        ast, problems = _parsed[key]
+        ast, problems = held
         self.problems.extend(problems)
         return ast
 
@@ -679,7 +684,7 @@ class _Loader:
     def compile_program(self, ast: Any, vocab: Vocabulary) -> tuple[Compiled, list[CompileProblem]]:
         """``compile_program(ast, vocab)``; when remembering (the language server), the program
         compiled before from the same syntax tree (the parse remembered it) with the same names."""
-        if _compiled is None:
+        if not remember.is_on():
             return compile_program(ast, vocab)
         names = self.vocabulary_names.get(id(vocab))
         if names is None:
@@ -690,11 +695,10 @@ class _Loader:
             )
         key = (id(ast), names)
         held = _compiled.get(key)
-        if held is None or held[0] is not ast:
-            held = _compiled[key] = (ast, compile_program(ast, vocab))
-            while len(_compiled) > MAX_REMEMBERED_PARSES:
-                del _compiled[next(iter(_compiled))]
-        return held[1]
+        if held is None or held[0] is not ast:  # the tree is kept beside it, so that its id is not reused
+            held = (ast, compile_program(ast, vocab))
+            _compiled.put(key, held)
+        return held[1]  # type: ignore[no-any-return]
 
     def vocabulary(self, owned: bool) -> Vocabulary:
         # one per kind of card while the effects compile: the ruleset does not change meanwhile

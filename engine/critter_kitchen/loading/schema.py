@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import Problem, did_you_mean, shown
 from ..regular import read_regular
-from . import packschema
+from . import packschema, remember
 from .discovery import MAX_FILE_BYTES
 from .paths import schemas
 from .yamlpos import Document, Path
@@ -89,22 +89,19 @@ def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[P
 
 
 # A whole file's problems under a schema, remembered by the file (its name and whole text)
-# and the compiled schema (kept beside them, so that its id is not reused). Off (None) for a
-# command's one load; the language server turns it on (``packs.remember_checks``). Bounded.
-MAX_REMEMBERED_CHECKS = 20_000
-remembered: dict[tuple[str, str, int], tuple[Any, list[Problem]]] | None = None
+# and the compiled schema (kept beside them, so that its id is not reused): see .remember.
+_checked = remember.Store()
 
 
 def check_with(doc: Document, compiled: Any, data: Any = None, base: Path = ()) -> list[Problem]:
     """Every problem of ``data`` under a compiled schema (shipped, or a pack's), located in ``doc``."""
-    if remembered is None or data is not None or base:
+    if data is not None or base or not remember.is_on():
         return _check_with(doc, compiled, data, base)
     key = (doc.path, doc.text, id(compiled))
-    held = remembered.get(key)
+    held = _checked.get(key)
     if held is None or held[0] is not compiled:
-        held = remembered[key] = (compiled, _check_with(doc, compiled, data, base))
-        while len(remembered) > MAX_REMEMBERED_CHECKS:
-            del remembered[next(iter(remembered))]
+        held = (compiled, _check_with(doc, compiled, data, base))
+        _checked.put(key, held)
     return list(held[1])
 
 

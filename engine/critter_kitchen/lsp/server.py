@@ -256,13 +256,13 @@ def run(packs: Sequence[str]) -> int:
     """Serve one editor over standard input and output until it ends the session."""
     import sys
 
-    from ..loading.packs import remember_checks
+    from ..loading import remember
 
     # Every keystroke loads its packs again with one file changed: the compiled-pack cache
     # would write an entry for each and never hit again, so it is off for this process, and
-    # the effects of the files that did not change are not parsed again.
+    # the files that did not change are not parsed, checked or compiled again.
     os.environ["CRITTER_KITCHEN_CACHE"] = "off"
-    remember_checks()
+    remember.start()
     server = make_server(packs)
     # copies of the descriptors, which pygls closes when the session ends: the command's own
     # standard output stays open for the CLI to flush as every command's is
