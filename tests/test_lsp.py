@@ -351,6 +351,18 @@ async def test_completions(client: LanguageClient, pack: Path) -> None:
     challenge.write_text(text, "utf-8")
     await opened(client, challenge, text)
     assert await labels(client, challenge, 3, 11) == list(base.ingredient_types)
+    # under `parameters:`: the rules' parameters
+    text = "id: new-dish\nkind: challenge\nname: New Dish\nrequires: [fish]\nparameters:\n  \n"
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=2, uri=uri(challenge)),
+            [types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    await problems_of(client, challenge)
+    assert await labels(client, challenge, 5, 2) == list(base.parameters)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri(challenge))))
+    challenge.unlink()
 
 
 async def test_record_keys_and_cards(client: LanguageClient, tmp_path: Path) -> None:
