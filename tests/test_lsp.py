@@ -405,20 +405,6 @@ async def test_definitions_and_symbols(client: LanguageClient, pack: Path) -> No
     ]
 
 
-def test_without_the_editor_extra_the_command_says_how_to_install_it() -> None:
-    blocked = (
-        "import sys; sys.modules['pygls'] = sys.modules['lsprotocol'] = None; "
-        "from critter_kitchen.cli import main; sys.exit(main(['lsp']))"
-    )
-    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert done.returncode == 1
-    assert done.stdout == ""
-    assert done.stderr == (
-        "critter-kitchen: the language server needs the editor extra: pip install 'critter-kitchen[editor]' "
-        "(import of lsprotocol halted; None in sys.modules)\n"
-    )
-
-
 async def test_places_are_counted_in_utf16_code_units(client: LanguageClient, pack: Path, tmp_path: Path) -> None:
     """A character outside the Basic Multilingual Plane is one column to validate, two code units to the editor."""
     card = pack / "rumors" / "salty-rumor.yaml"
