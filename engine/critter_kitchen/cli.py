@@ -49,7 +49,7 @@ def _version_action() -> type[argparse.Action]:
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
-    from .commands import cards, packs, plan, proof, score, serve, simulate, validate
+    from .commands import cards, lsp, packs, plan, proof, score, serve, simulate, validate
 
     formatter = formatter_class()
     parser = argparse.ArgumentParser(
@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the version and the build, then exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in (score, validate, cards, packs, plan, serve, simulate, proof):  # in the order the help lists them
+    for command in (score, validate, cards, packs, plan, serve, simulate, proof, lsp):  # in the order the help lists them
         command.add_parser(commands, formatter)
     return parser
 

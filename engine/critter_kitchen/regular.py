@@ -20,6 +20,38 @@ _KINDS = (
 )
 
 
+# Files open in an editor, by real path: their unsaved text, read in place of the disk's
+# (see reading_buffers). Empty but in the language server.
+_buffers: dict[str, bytes] = {}
+
+
+class reading_buffers:  # noqa: N801 - used as a function: ``with reading_buffers(texts):``
+    """Within ``with reading_buffers({path: bytes})``, :func:`read_regular` gives the bytes of
+    each file named there (an editor's unsaved text) in place of what the disk holds.
+
+    Only what would be read anyway is replaced: the file must still be a regular file on
+    disk, found where it is looked for (so a pack's walk, its links and its limits stay
+    the disk's), and the same limit holds. One at a time in a process (the language server
+    checks in one thread): it is the process's state while it lasts.
+    """
+
+    def __init__(self, texts: dict[str, bytes]) -> None:
+        self.texts = {os.path.realpath(path): data for path, data in texts.items()}
+
+    def __enter__(self) -> None:
+        _buffers.clear()
+        _buffers.update(self.texts)
+        _buffer_names.clear()
+        _buffer_names.update(os.path.basename(path) for path in self.texts)
+
+    def __exit__(self, *exc: object) -> None:
+        _buffers.clear()
+        _buffer_names.clear()
+
+
+_buffer_names: set[str] = set()  # their file names: only a read of such a name needs its real path
+
+
 class NotRegularFile(OSError):
     """A path that names something other than a regular file (a pipe, a device, a folder)."""
 
@@ -37,6 +69,10 @@ def read_regular(path: str, limit: int) -> bytes:
         if not stat.S_ISREG(mode):
             kind = next((name for is_kind, name in _KINDS if is_kind(mode)), "not a file")
             raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind})", path)
+        if _buffers and os.path.basename(path) in _buffer_names:
+            held = _buffers.get(os.path.realpath(path))
+            if held is not None:
+                return held[: limit + 1]
         chunks, left = [], limit + 1
         while left > 0:
             chunk = f.read(min(left, 1 << 20))

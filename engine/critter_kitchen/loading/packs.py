@@ -35,7 +35,7 @@ from ..model.ruleset import (
     Stage,
     TieBreak,
 )
-from . import packschema, schema
+from . import packschema, remember, schema
 from .deal import check_deal, merge_deal
 from .discovery import PACK_FILE, link_problem
 from .dsltext import excerpt, locator
@@ -46,6 +46,15 @@ from .sources import PackSource, read_packs
 from .yamlpos import Document, parse, read_text, unreadable
 
 RULES_KIND = "rules"
+# Effects parsed and compiled before, remembered by the file (its name and whole text), the
+# place in it and the form, with the problems found (see .remember: only the language
+# server remembers). Syntax trees are frozen, so one may serve many loads; a program is
+# compiled again only when its tree or the names it may use changed.
+_parsed = remember.Store()
+_compiled = remember.Store()
+_documents = remember.Store()
+
+
 MAX_PARAMETER = 10**6  # largest number a rule parameter may hold
 PARAM_TYPES = {
     "int": t.INT,
@@ -66,6 +75,8 @@ def load_packs(dirs: Sequence[str | FsPath]) -> tuple[Ruleset, list[Problem]]:
 
 def load_sources(sources: Sequence[PackSource]) -> tuple[Ruleset, list[Problem]]:
     """Load packs from the files read from them, the base pack first: the ruleset and every problem."""
+    remember.new_load()
+    _load_number[0] += 1
     loader = _Loader()
     ruleset = loader.load(sources)
     return ruleset, sorted(set(loader.problems))
@@ -77,7 +88,16 @@ def document(source: PackSource, file: str, shown: str | None = None) -> Documen
     raw = source.contents[file]
     if isinstance(raw, OSError):
         raise unreadable(name, raw)
-    return parse(name, read_text(name, raw))
+    held = _documents.get((name, raw))  # a file of the same name and bytes, parsed before (.remember)
+    if held is None:
+        try:
+            held = parse(name, read_text(name, raw))
+        except InputError as e:
+            held = e
+        _documents.put((name, raw), held)
+    if isinstance(held, InputError):
+        raise InputError(held.problems)
+    return held  # type: ignore[no-any-return]
 
 
 def display_path(path: FsPath) -> str:
@@ -87,13 +107,25 @@ def display_path(path: FsPath) -> str:
     are installed, which is where they live in the source repository.
     """
     resolved = FsPath(os.path.realpath(path))  # never raises, even for a link loop
-    for root, label in ((FsPath(shipped_cards()).resolve(), FsPath("cards")), (FsPath.cwd(), None)):
+    for root, label in ((_resolved(shipped_cards()), FsPath("cards")), (FsPath.cwd(), None)):
         try:
             relative = resolved.relative_to(root)
         except ValueError:
             continue
         return str(label / relative if label is not None else relative)
     return str(path)
+
+
+def _resolved(folder: str) -> FsPath:
+    """The real place of the shipped cards' folder, found once a load (every file's name asks)."""
+    held = _shipped_places.get(folder)
+    if held is None or held[0] != _load_number[0]:
+        held = _shipped_places[folder] = (_load_number[0], FsPath(folder).resolve())
+    return held[1]
+
+
+_shipped_places: dict[str, tuple[int, FsPath]] = {}
+_load_number = [0]  # counts the loads of this process
 
 
 def real_path(shown: str) -> str:
@@ -182,6 +214,8 @@ class _Loader:
         # and that pack: a card of another pack that still names it is told there
         self.taken_out: dict[tuple[str, str], tuple[Document, tuple[str | int, ...], str]] = {}
         self.pack_of: dict[str, str] = {}  # file as shown -> its pack's id
+        self.vocabularies: dict[bool, Vocabulary] = {}  # by whether a player owns the card, once compiling
+        self.vocabulary_names: dict[int, tuple[Any, ...]] = {}  # each of them as a key (when remembering)
 
     def add(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
@@ -631,6 +665,18 @@ class _Loader:
     # DSL
 
     def parse_dsl(self, doc: Document, path: tuple[str | int, ...], *, expr: bool = False) -> Any:
+        key = (doc.path, doc.text, path, expr)
+        held = _parsed.get(key)
+        if held is None:
+            count = len(self.problems)
+            ast = self._parse_dsl(doc, path, expr)
+            _parsed.put(key, (ast, self.problems[count:]))
+            return ast
+        ast, problems = held
+        self.problems.extend(problems)
+        return ast
+
+    def _parse_dsl(self, doc: Document, path: tuple[str | int, ...], expr: bool) -> Any:
         from ..dsl.parser import SyntaxProblem, parse_expr, parse_program  # lark loads only when needed
 
         text = _path_get(doc.data, path)
@@ -643,8 +689,30 @@ class _Loader:
             )
             return None
 
+    def compile_program(self, ast: Any, vocab: Vocabulary) -> tuple[Compiled, list[CompileProblem]]:
+        """``compile_program(ast, vocab)``; when remembering (the language server), the program
+        compiled before from the same syntax tree (the parse remembered it) with the same names."""
+        if not remember.is_on():
+            return compile_program(ast, vocab)
+        names = self.vocabulary_names.get(id(vocab))
+        if names is None:
+            names = self.vocabulary_names[id(vocab)] = (
+                tuple(sorted(vocab.domains.items())),
+                tuple(sorted(vocab.params.items())),
+                vocab.has_owner,
+            )
+        key = (id(ast), names)
+        held = _compiled.get(key)
+        if held is None or held[0] is not ast:  # the tree is kept beside it, so that its id is not reused
+            held = (ast, compile_program(ast, vocab))
+            _compiled.put(key, held)
+        return held[1]  # type: ignore[no-any-return]
+
     def vocabulary(self, owned: bool) -> Vocabulary:
-        return vocabulary(self.ruleset, owned)
+        # one per kind of card while the effects compile: the ruleset does not change meanwhile
+        if owned not in self.vocabularies:
+            self.vocabularies[owned] = vocabulary(self.ruleset, owned)
+        return self.vocabularies[owned]
 
     def compiled(self, doc: Document, result: tuple[Compiled, list[CompileProblem]]) -> Compiled:
         code, problems = result
@@ -675,7 +743,7 @@ class _Loader:
             if stage.ast is not None:
                 card = rs.cards[stage.card]
                 vocab = shared if card.kind == RULES_KIND else self.vocabulary(owned=owns(rs, card.kind))
-                stage.code = self.compiled(self.card_docs[card.id], compile_program(stage.ast, vocab))
+                stage.code = self.compiled(self.card_docs[card.id], self.compile_program(stage.ast, vocab))
         for tb in rs.tiebreaks:
             tb.code = self.compiled(self.key_docs[tb], compile_expr(tb.ast, shared, {"p": t.PLAYER}, t.INT))
         stages = rs.stage_names()
@@ -699,7 +767,7 @@ class _Loader:
                     continue
                 if effect.timing == "replace":
                     replacers.setdefault(effect.stage, []).append(card)
-                effect.code = self.compiled(doc, compile_program(effect.ast, vocab))
+                effect.code = self.compiled(doc, self.compile_program(effect.ast, vocab))
             self.check_card_parameters(doc, card)
             self.check_requirements(doc, card)
         self.check_replacements(replacers)

@@ -274,13 +274,19 @@ class Resolver:
     def chain(self, chain: Sequence[str]) -> Ruleset:
         """The rules of ``--pack`` and then ``chain`` (InputError if they do not load); a copy of
         the base pack in the chain stands in for the shipped one."""
+        base, folders = self.chain_folders(chain)
+        return self.load(folders, base=base)
+
+    def chain_folders(self, chain: Sequence[str]) -> tuple[str | None, list[str]]:
+        """What :meth:`chain` loads: the copy of the base pack in ``chain`` (None: the shipped
+        one), and the folders on top of it, ``--pack``'s and then the rest of ``chain``."""
         from .paths import base_pack
 
         base_id = pack_id(base_pack())
         base = next((p for p in chain if pack_id(p) == base_id), None)
         given = {os.path.realpath(f) for f in self.cli_folders}  # a pack of --pack in the chain loads once
         rest = [p for p in chain if p != base and os.path.realpath(p) not in given]
-        return self.load([*self.cli_folders, *rest], base=base)
+        return base, [*self.cli_folders, *rest]
 
     def load(self, folders: Sequence[str], *, base: str | None = None) -> Ruleset:
         """The ruleset of ``folders`` on top of the base pack (or of ``base`` in its place),

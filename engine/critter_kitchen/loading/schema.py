@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import Problem, did_you_mean, shown
 from ..regular import read_regular
-from . import packschema
+from . import packschema, remember
 from .discovery import MAX_FILE_BYTES
 from .paths import schemas
 from .yamlpos import Document, Path
@@ -88,8 +88,24 @@ def check(doc: Document, file: str, data: Any = None, base: Path = ()) -> list[P
     return check_with(doc, validator(file), data, base)
 
 
+# A whole file's problems under a schema, remembered by the file (its name and whole text)
+# and the compiled schema (kept beside them, so that its id is not reused): see .remember.
+_checked = remember.Store()
+
+
 def check_with(doc: Document, compiled: Any, data: Any = None, base: Path = ()) -> list[Problem]:
     """Every problem of ``data`` under a compiled schema (shipped, or a pack's), located in ``doc``."""
+    if data is not None or base or not remember.is_on():
+        return _check_with(doc, compiled, data, base)
+    key = (doc.path, doc.text, id(compiled))
+    held = _checked.get(key)
+    if held is None or held[0] is not compiled:
+        held = (compiled, _check_with(doc, compiled, data, base))
+        _checked.put(key, held)
+    return list(held[1])
+
+
+def _check_with(doc: Document, compiled: Any, data: Any, base: Path) -> list[Problem]:
     target = doc.data if data is None else data
     try:
         errors = packschema.check(compiled, target, len(doc.marks))
