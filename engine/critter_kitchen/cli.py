@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the version and the build, then exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in (score, validate, cards, packs, plan, serve, simulate, proof, lsp):  # in the order the help lists them
+    # in the order the help lists them
+    for command in (score, validate, cards, packs, plan, serve, simulate, proof, lsp):
         command.add_parser(commands, formatter)
     return parser
 
