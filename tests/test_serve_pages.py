@@ -174,6 +174,19 @@ def test_static_files_are_served(client):
         assert kind in response.headers["content-type"]
 
 
+def test_static_files_are_served_minified_with_an_etag_and_nothing_else(client):
+    static = Path(__file__).resolve().parent.parent / "engine" / "critter_kitchen" / "web" / "static"
+    for source in sorted(static.iterdir()):
+        response = client.get(f"/static/{source.name}")
+        assert response.status_code == 200, source.name
+        assert len(response.content) < 0.9 * len(source.read_bytes()), source.name  # comments and layout gone
+        assert b"\n  //" not in response.content
+        again = client.get(f"/static/{source.name}", headers={"If-None-Match": response.headers["etag"]})
+        assert (again.status_code, again.content) == (304, b"")
+    for name in ("missing.js", "..%2Fapp.py", "%2E%2E%2Fassets.py", "new.js.map"):
+        assert client.get(f"/static/{name}").status_code == 404, name
+
+
 def test_the_scripts_never_write_html():
     static = Path(__file__).resolve().parent.parent / "engine" / "critter_kitchen" / "web" / "static"
     for script in static.glob("*.js"):

@@ -96,9 +96,9 @@ def _add_pages(app: FastAPI) -> None:
     else:
         app.include_router(pages.router)
     if os.path.isdir(STATIC):
-        from fastapi.staticfiles import StaticFiles
+        from .assets import Assets
 
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+        app.add_route("/static/{name}", Assets(STATIC).serve, methods=["GET", "HEAD"], include_in_schema=False)
 
 
 def _errors(request: Request, status: int, found: list[str], headers: dict[str, str] | None = None) -> Response:
