@@ -174,8 +174,6 @@ class BoundedSearch(FastSearch):
         guard = self.items.guard
         value_held, spices_held = self.items.value_held, self.items.spices_held
         ranked: list[tuple[Key, tuple[Option, ...]]] = []  # best first
-        # each card's options with what the search adds up of each, read once
-        rows = [[(o.use, o.stars, o.value, o.tokens, o.spices, o) for o in card] for card in options]
         last = len(options)
 
         work = self.work
@@ -195,17 +193,17 @@ class BoundedSearch(FastSearch):
                 ranked.insert(at, (bound, chosen))
                 del ranked[most:]
                 return
-            for use, o_stars, o_value, o_tokens, o_spices, o in rows[i]:
-                after = (left | guard) - use
+            for o in options[i]:
+                after = (left | guard) - o.use
                 if after & guard == guard:
                     visit(
                         i + 1,
                         after ^ guard,
                         (*chosen, o),
-                        stars + o_stars,
-                        value + o_value,
-                        tokens + o_tokens,
-                        spices + o_spices,
+                        stars + o.stars,
+                        value + o.value,
+                        tokens + o.tokens,
+                        spices + o.spices,
                     )
             visit(i + 1, left, chosen, stars, value, tokens, spices)  # no meal for this card
 
