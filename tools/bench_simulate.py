@@ -2,7 +2,7 @@
 
     python tools/bench_simulate.py [--games 40] [--players 5] [--effort fast] [--pack DIR|ID]... [--no-dask]
                                    [--compiled-python PATH] [--baseline REF] [--baseline-compiled-python PATH]
-                                   [--rounds 2]
+                                   [--rounds 2] [--only-one-core]
 
 Prints, in one run (the machine is shared: compare figures within a run):
 - games/s on one core, 5-player base games with the per-card paired rescoring, and the share
