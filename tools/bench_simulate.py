@@ -1,7 +1,8 @@
 """Balance lab speed: simulated games with every per-card rescoring, on one core, a pool, Dask.
 
     python tools/bench_simulate.py [--games 40] [--players 5] [--effort fast] [--pack DIR|ID]... [--no-dask]
-                                   [--compiled-python PATH]
+                                   [--compiled-python PATH] [--baseline REF] [--baseline-compiled-python PATH]
+                                   [--rounds 2] [--only-one-core]
 
 Prints, in one run (the machine is shared: compare figures within a run):
 - games/s on one core, 5-player base games with the per-card paired rescoring, and the share
@@ -12,10 +13,21 @@ Prints, in one run (the machine is shared: compare figures within a run):
 - the time 100,000 games would take at the all-cores rate measured;
 - peak memory of one worker process running N and 4N games (goal: flat).
 
+First, the same games on one core against the engine before the speed work (``--baseline REF``,
+by default :data:`BASELINE`, a commit every clone has), in the same run: the baseline's
+``engine`` and ``cards`` are extracted with ``git archive`` into a temporary folder and put
+first on the path of a process of their own (as tools/bench.py does). Each engine plays the
+same games (the same seed, players, packs and effort) in a fresh process, alternating over
+``--rounds`` rounds; each figure is its best round, in CPU time (a loaded machine's waits for a
+core do not count), and each process prints a digest of the game records it played, so a
+line says whether the two engines played the very same games.
+
 ``--compiled-python PATH`` names the python of a venv with the compiled build (as for
-tools/bench.py): the one-core games/s of the pure package (this python) and of the compiled
-build are then measured first, each in a process of its own, one after the other on the same
-games, with the build each process says it runs.
+tools/bench.py): its games are measured too, beside the baseline's compiled build: the python
+``--baseline-compiled-python PATH`` names, or else one built here from the baseline's
+exported tree into a temporary venv (``HATCH_BUILD_HOOK_ENABLE_MYPYC=1 pip install
+--no-cache-dir``, at the lowest priority: a few minutes). ``--baseline none`` skips the
+baseline.
 """
 
 from __future__ import annotations
@@ -27,7 +39,9 @@ import os
 import pstats
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from critter_kitchen.api import packs_for
 from critter_kitchen.simulate.run import Spec, default_workers, run
@@ -141,32 +155,124 @@ def peak_rss_kib(folders: tuple[str, ...], games: int, players: int) -> int:
     return int(done.stdout.split()[-1])
 
 
-# One core in a process of its own: the packs loaded (and the cache filled) outside the timing,
-# then the games timed; prints the build the process runs and the seconds.
+ROOT = Path(__file__).resolve().parent.parent
+# main before the balance lab's speed work (issue 27): the commit before the first one of the
+# issue (simulate --precision), a commit every clone has (a tag need not be fetched)
+BASELINE = "35fb8db4378cd8130c814225fb0e5d3a03bbe020"
+
+# One core in a process of its own: the engine's folder put first on the path (none: as
+# installed), the packs loaded (and the cache filled) outside the timing, then the games
+# timed; prints the build the process runs, CPU and wall seconds, and a digest of the records.
 ONE_CORE = """
-import json, sys, time
-from critter_kitchen.build import kind
+import hashlib, json, sys, time
+folders, games, players, effort, path = json.loads(sys.argv[1])
+if path:
+    sys.path.insert(0, path)
+import critter_kitchen.plan.search as search
 from critter_kitchen.simulate.run import Spec, run
-folders, games, players, effort = json.loads(sys.argv[1])
+try:
+    from critter_kitchen.build import kind
+except ImportError:  # an engine from before build.py: its planner's module says it
+    def kind():
+        return "pure Python" if search.__file__.endswith(".py") else "compiled (mypyc)"
+digest = hashlib.sha256()
+def keep(records):
+    for record in records:
+        digest.update(json.dumps(record, sort_keys=True).encode())
 run(Spec(tuple(folders), 1, players, 1))
-started = time.perf_counter()
-run(Spec(tuple(folders), games, players, 1, effort=effort))
-print(json.dumps([kind(), time.perf_counter() - started]))
+cpu, wall = time.process_time(), time.perf_counter()
+run(Spec(tuple(folders), games, players, 1, effort=effort, records=True), on_records=keep)
+cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+print(json.dumps([kind(), search.__file__, cpu, wall, digest.hexdigest()]))
 """
 
 
-def one_core_builds(pythons: list[str], folders: tuple[str, ...], games: int, players: int, effort: str) -> None:
-    """Games/s on one core of each python's build, the same games, one after the other."""
-    request = json.dumps([folders, games, players, effort])
-    rates = []
-    for python in pythons:
-        done = subprocess.run([python, "-I", "-c", ONE_CORE, request], capture_output=True, text=True, check=True)
-        build, seconds = json.loads(done.stdout)
-        rates.append(games / seconds)
-        print(
-            f"one core, {build}: {games} games of {players} players in {seconds:.2f} s = {games / seconds:.1f} games/s"
+class Engine:
+    """One engine to measure: its label, its python, the folder to put first on its path (None:
+    as installed) and its pack folders."""
+
+    def __init__(self, label: str, python: str, path: str | None, folders: tuple[str, ...], cache: str) -> None:
+        self.label = label
+        self.python = python
+        self.path = path
+        self.folders = folders
+        self.env = {**os.environ, "CRITTER_KITCHEN_CACHE": cache}  # an engine's pack cache is its own
+        self.env.pop("PYTHONPATH", None)
+        self.best: tuple[float, float] | None = None  # (CPU, wall) seconds of its best round
+        self.build = self.module = self.digest = ""
+
+    def play(self, games: int, players: int, effort: str) -> None:
+        request = json.dumps([self.folders, games, players, effort, self.path])
+        done = subprocess.run(
+            [self.python, "-I", "-c", ONE_CORE, request], capture_output=True, text=True, env=self.env
         )
-    print(f"  the compiled build over the pure package: {rates[1] / rates[0]:.2f}x")
+        if done.returncode != 0:
+            sys.exit(f"{self.label} failed:\n{done.stderr[-3000:]}")
+        self.build, self.module, cpu, wall, self.digest = json.loads(done.stdout)
+        if self.best is None or cpu < self.best[0]:
+            self.best = (cpu, wall)
+
+
+def extract(ref: str, folder: Path, parts: tuple[str, ...] = ()) -> Path:
+    """The tree (or ``parts`` of it) at git ``ref``, unpacked into ``folder``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, *parts], capture_output=True)
+    if archive.returncode != 0:
+        sys.exit(f"cannot extract {ref}: {archive.stderr.decode().strip()}")
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def build_compiled(ref: str, work: Path) -> str:
+    """The python of a new venv holding the compiled build of git ``ref`` (minutes)."""
+    tree = extract(ref, work / "baseline-tree")
+    venv = work / "baseline-compiled"
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    env = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_MYPYC": "1"}
+    subprocess.run(
+        ["nice", "-n", "19", python, "-m", "pip", "install", "-q", "--no-cache-dir", str(tree)], check=True, env=env
+    )
+    print(f"built the baseline's compiled build in {time.perf_counter() - started:.0f} s", flush=True)
+    return python
+
+
+def one_core_engines(args: argparse.Namespace, folders: tuple[str, ...], work: Path) -> None:
+    """Games/s on one core of this engine and of the baseline (and of both compiled builds), the
+    same games, in alternating rounds; the ratios."""
+    engines = [Engine("this engine, pure", sys.executable, str(ROOT / "engine"), folders, str(work / "c-pure"))]
+    if args.compiled_python is not None:
+        engines.append(Engine("this engine, compiled", args.compiled_python, None, folders, str(work / "c-comp")))
+    if args.baseline != "none":
+        old = extract(args.baseline, work / "baseline", ("engine", "cards", "schemas"))
+        base_packs = tuple(str(old / Path(f).relative_to(ROOT)) if Path(f).is_relative_to(ROOT) else f for f in folders)
+        engines.append(Engine("baseline, pure", sys.executable, str(old / "engine"), base_packs, str(work / "c-0")))
+        if args.compiled_python is not None:
+            python = args.baseline_compiled_python or build_compiled(args.baseline, work)
+            engines.append(Engine("baseline, compiled", python, None, base_packs, str(work / "c-0c")))
+    for _ in range(args.rounds):
+        for engine in engines:
+            engine.play(args.games, args.players, args.effort)
+    rate: dict[str, float] = {}
+    for engine in engines:
+        assert engine.best is not None
+        cpu, wall = engine.best
+        rate[engine.label] = args.games / cpu
+        print(
+            f"one core, {engine.label} ({engine.build}): {args.games} games of {args.players} players in "
+            f"{cpu:.2f} s CPU ({wall:.2f} s wall) = {args.games / cpu:.1f} games/s; records {engine.digest[:12]}"
+        )
+    pairs = [
+        ("this engine, pure", "baseline, pure", "pure over the baseline"),
+        ("this engine, compiled", "baseline, compiled", "compiled over the baseline's compiled build"),
+        ("this engine, compiled", "this engine, pure", "the compiled build over the pure package"),
+    ]
+    digests = {e.label: e.digest for e in engines}
+    for new, old_label, said in pairs:
+        if new in rate and old_label in rate:
+            same = "the same games" if digests[new] == digests[old_label] else "the games' records differ"
+            print(f"  {said}: {rate[new] / rate[old_label]:.2f}x ({same})")
 
 
 def main() -> None:
@@ -177,10 +283,16 @@ def main() -> None:
     parser.add_argument("--effort", choices=("quick", "fast", "exact"), default="fast")
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--compiled-python", default=None, metavar="PATH")
+    parser.add_argument("--baseline", default=BASELINE, help="git ref of the engine before the speed work, or none")
+    parser.add_argument("--baseline-compiled-python", default=None, metavar="PATH")
+    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds of the one-core figures")
+    parser.add_argument("--only-one-core", action="store_true", help="stop after the one-core figures")
     args = parser.parse_args()
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
-    if args.compiled_python is not None:
-        one_core_builds([sys.executable, args.compiled_python], folders, args.games, args.players, args.effort)
+    with tempfile.TemporaryDirectory() as work:
+        one_core_engines(args, folders, Path(work))
+    if args.only_one_core:
+        return
     spec = Spec(folders, args.games, args.players, 1, effort=args.effort)
     run(Spec(folders, 1, args.players, 1))  # load the packs (and fill the cache) outside the timings
     one = timed(spec)

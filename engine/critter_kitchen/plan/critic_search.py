@@ -12,7 +12,7 @@ import itertools
 
 from ..api import check_course, check_critic_meal, rule_parameters
 from ..model.game import Course, Game, Ingredient, Player
-from ..stages.runner import run_stages
+from ..stages.runner import hook_tables, run_stages
 from .critic_reads import reads_left
 from .plans import CriticPlan, critic_left, tally
 from .programs import programs
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..model.game import Checkpoint
+    from ..stages.runner import HookTables
     from .pantry import Question
 
     Counts = dict[Any, int]
@@ -52,6 +53,12 @@ class CriticSearch:
         # holds what this meal leaves of the pantry (else nothing is computed for it).
         self.sees_left = reads_left(programs(rs, (*question.table, *question.owned)))
         self.constrained = question.constrained()  # each meal is then judged whole before it is scored
+        # What every game of this search shares, made once: its player (each game serves it its
+        # meal afresh) and what the stages run (hook_tables, made by the first game).
+        self.player = Player(question.name, 0)
+        self.player.owned = question.owned
+        self.player.params = self.params  # the player's own, read by a parameter for p
+        self.tables: HookTables | None = None
         self.baseline = self.outcome({}, {})[0]
 
     def outcome(
@@ -65,9 +72,8 @@ class CriticSearch:
         (``pause`` and ``start`` as for ``run_stages``; ``start`` with the state to start from
         and the qualities of the courses served there)."""
         q = self.q
-        player = Player(q.name, 0)
-        player.owned = q.owned
-        player.params = self.params  # the player's own, read by a parameter for p
+        player = self.player
+        player.stars, player.stage_stars = 0, {}  # as a new player: scoring changes nothing else of it
         player.tokens = dict(tokens)
         order = q.ruleset.ingredient_types
         fresh = {k: Course(c.type, c.value, c.spices, c.token, c.quality) for k, c in courses.items()}
@@ -78,14 +84,17 @@ class CriticSearch:
         game = Game(q.ruleset, (player,), dict(self.table_params), {r: () for r in self.rounds})
         game.challenges = {r: () for r in self.rounds}
         game.table_cards = q.table
+        tables = self.tables
+        if tables is None:
+            tables = self.tables = hook_tables(game)
         if start is None:
-            run_stages(game, "<plan>", pause=pause)
+            run_stages(game, "<plan>", pause=pause, tables=tables)
         else:
             point, state, qualities = start
             game.resume(state)
             for course, quality in zip(player.courses.values(), qualities, strict=True):
                 course.quality = quality
-            run_stages(game, "<plan>", point, pause)
+            run_stages(game, "<plan>", point, pause, tables)
         self.work.run(object(), game.steps)
         return player.stars, player.critic_quality()
 

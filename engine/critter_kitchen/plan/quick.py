@@ -172,8 +172,9 @@ class BoundedSearch(FastSearch):
         most_each = [max((o.stars for o in card), default=0) for card in options]
         still = [sum(most_each[i:]) for i in range(len(options) + 1)]
         guard = self.items.guard
-        items = self.items
+        value_held, spices_held = self.items.value_held, self.items.spices_held
         ranked: list[tuple[Key, tuple[Option, ...]]] = []  # best first
+        last = len(options)
 
         work = self.work
 
@@ -182,10 +183,10 @@ class BoundedSearch(FastSearch):
         ) -> None:
             work.spend(ITEM_STEPS)
             # the plan order's key (see FastSearch.key), for this plan with every later card at its best
-            bound = (stars + still[i], items.value_held - value, -tokens, items.spices_held - spices)
+            bound = (stars + still[i], value_held - value, -tokens, spices_held - spices)
             if len(ranked) == most and bound <= ranked[-1][0]:
                 return  # no plan from here beats the worst kept
-            if i == len(options):
+            if i == last:
                 at = len(ranked)
                 while at and ranked[at - 1][0] < bound:
                     at -= 1
@@ -206,7 +207,7 @@ class BoundedSearch(FastSearch):
                     )
             visit(i + 1, left, chosen, stars, value, tokens, spices)  # no meal for this card
 
-        visit(0, items.packed_have, (), 0, 0, 0, 0)
+        visit(0, self.items.packed_have, (), 0, 0, 0, 0)
         return [chosen for _, chosen in ranked]
 
 
@@ -327,6 +328,9 @@ class CountedMeals(CardMeals):
         givens = self.givens()
         every = len(givens)  # meals judged for each spicing of a choice of ingredients
         budget = self.budget
+        # the counts of each type a meal holds -> the token counts legal with them (legality depends
+        # only on the counts: each verdict is check_meal's on the first meal of those counts)
+        legal_with: dict[tuple[Any, ...], list[tuple[int, dict[str, int], int, int]]] = {}
         for counts in itertools.product(*(range(items.have[i] + 1) for i in at)):
             if not any(counts):
                 continue
@@ -339,12 +343,14 @@ class CountedMeals(CardMeals):
             for (kind, _), c in chosen:
                 types[kind] = types.get(kind, 0) + c
             typed = tuple(sorted((("type", kind), c) for kind, c in types.items()))
-            example = spicings[0][0]  # legality depends only on the counts: any spicing tells it
-            legal = [
-                (g, tokens, token_use, token_added)
-                for g, (tokens, token_use, token_added, named) in enumerate(givens)
-                if self.is_legal(card, held, named + typed, example, tokens)  # sorted: "token" < "type"
-            ]
+            legal = legal_with.get(typed)
+            if legal is None:
+                example = spicings[0][0]  # legality depends only on the counts: any spicing tells it
+                legal = legal_with[typed] = [
+                    (g, tokens, token_use, token_added)
+                    for g, (tokens, token_use, token_added, named) in enumerate(givens)
+                    if self.is_legal(card, held, named + typed, example, tokens)  # sorted: "token" < "type"
+                ]
             for ingredients, spice_use, added in spicings:
                 with_spices = used + spice_use
                 room = budget[0]

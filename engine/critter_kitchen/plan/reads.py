@@ -53,27 +53,52 @@ def _full(meal: Any) -> Signature:
     )
 
 
+# The meal functions a signature knows how to read, each a part of it (see signature_of).
+SIGNATURE_PARTS = {"meal_quality": 0, "uses": 1, "meal_tokens": 2, "meal_spices": 3}
+
+
+class MealView:
+    """A meal's signature: in the order of the function names given, the value of each meal
+    function (``meal_quality``, ``uses``, ``meal_tokens``, ``meal_spices``) the programs in play
+    call. Made once per table; called for every meal a search lists, so it reads each meal in
+    one pass."""
+
+    def __init__(self, names: list[str], types: tuple[str, ...]) -> None:
+        self.parts = [SIGNATURE_PARTS[name] for name in names]
+        self.at = {kind: j for j, kind in enumerate(types)}  # ingredient type -> its place in ``uses``
+        self.types = len(types)
+
+    def __call__(self, m: Any) -> Signature:
+        found: list[Any] = []
+        for part in self.parts:
+            if part == 0:
+                found.append(m.quality)
+            elif part == 1:  # how many ingredients of each type, in the ruleset's order
+                counts = [0] * self.types
+                at = self.at
+                for ingredient in m.ingredients:
+                    j = at.get(ingredient.type)
+                    if j is not None:
+                        counts[j] += 1
+                found.append(tuple(counts))
+            elif part == 2:
+                found.append(sum(m.tokens.values()))
+            else:
+                found.append(sum(len(i.spices) for i in m.ingredients))
+        return tuple(found)
+
+
 def signature_of(programs: list[Program], ruleset: Ruleset) -> Callable[[Any], Signature]:
     """A function giving a meal's signature: what the programs in play can read of it.
 
-    Each meal function called contributes its value; a meal function not known here (or
-    ``ingredients``, which exposes each ingredient) makes the signature the whole meal.
+    Each meal function called contributes its value (:class:`MealView`); a meal function not
+    known here (or ``ingredients``, which exposes each ingredient) makes the signature the
+    whole meal.
     """
-    used = called(programs) & meal_functions()
-    types = ruleset.ingredient_types
-    parts: list[Callable[[Any], Any]] = []
-    for name in sorted(used - set(SAME_FOR_A_CARD)):
-        if name == "meal_quality":
-            parts.append(lambda m: m.quality)
-        elif name == "uses":
-            parts.append(lambda m: tuple(sum(1 for i in m.ingredients if i.type == k) for k in types))
-        elif name == "meal_tokens":
-            parts.append(lambda m: sum(m.tokens.values()))
-        elif name == "meal_spices":
-            parts.append(lambda m: sum(len(i.spices) for i in m.ingredients))
-        else:
-            return _full
-    return lambda m: tuple(part(m) for part in parts)
+    used = sorted(called(programs) & meal_functions() - set(SAME_FOR_A_CARD))
+    if any(name not in SIGNATURE_PARTS for name in used):
+        return _full
+    return MealView(used, ruleset.ingredient_types)
 
 
 def separable(programs: list[Program]) -> bool:

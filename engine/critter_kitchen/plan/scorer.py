@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..api import meal_rules, rule_parameters
 from ..model.game import Game, Meal, Player
 from ..model.meals import MealLevel
-from ..stages.runner import run_stages
+from ..stages.runner import hook_tables, run_stages
 from .work import PLANS_KEPT, Work
 
 TYPE_CHECKING = False
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from ..model.meals import MealRules
     from ..model.ruleset import Card
+    from ..stages.runner import HookTables
     from .pantry import Question
     from .plans import PlannedMeal
 
@@ -35,6 +36,13 @@ class Scorer:
         self.level = MealLevel(self.rules)  # and under each Challenge card's own parameters
         self.rounds = tuple(rs.parameters["challenge_rounds"].value)
         self.cache: dict[Any, tuple[int, int]] = {}  # plan -> (stars, effect steps), PLANS_KEPT at most
+        # What every game of this table shares, made once: its player (each run starts it afresh),
+        # the cards of each round, and what the stages run (hook_tables, made by the first run).
+        self.player = Player(question.name, 0)
+        self.player.owned = question.owned
+        self.player.params = self.params  # the player's own, read by a parameter for p
+        self.challenges = {r: (question.challenges if r == question.target else ()) for r in self.rounds}
+        self.tables: HookTables | None = None
         self.baseline = self.game_stars((), Work())
 
     def rules_for(self, card: Card) -> MealRules:
@@ -51,11 +59,10 @@ class Scorer:
     def run(self, meals: tuple[PlannedMeal, ...]) -> tuple[int, int]:
         """(the player's stars, the effect steps taken) of a game of these meals."""
         q = self.q
-        player = Player(q.name, 0)
-        player.owned = q.owned
-        player.params = self.params  # the player's own, read by a parameter for p
+        player = self.player
+        player.stars, player.stage_stars = 0, {}  # as a new player: scoring changes nothing else of it
         game = Game(q.ruleset, (player,), dict(self.table_params), {})
-        game.challenges = {r: (q.challenges if r == q.target else ()) for r in self.rounds}
+        game.challenges = self.challenges
         game.table_cards = q.table
         by_card = {m.card.id: m for m in meals}
         served = tuple(
@@ -72,7 +79,10 @@ class Scorer:
             if c.id in by_card
         )
         game.meals = {r: (served if r == q.target else ()) for r in self.rounds}
-        run_stages(game, "<plan>")
+        tables = self.tables
+        if tables is None:
+            tables = self.tables = hook_tables(game)
+        run_stages(game, "<plan>", tables=tables)
         return player.stars, game.steps
 
     def stars(self, meals: tuple[PlannedMeal, ...], work: Work) -> int:
