@@ -5,8 +5,11 @@
 Starts ``critter-kitchen serve`` on 127.0.0.1 (a free port, a database in a temporary folder),
 opens the score pad in Debian's chromium through Playwright on a phone-sized screen, and enters
 the game of the record as a person would with the page as it is: setup, each player's meals
-(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Every
-tap and every key typed is counted:
+(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Then the
+same game in a game room, on a second server with an access token: a laptop starts the room (the
+setup, what each kept, "Start a room"; its taps counted apart), and one phone a player, all four at
+once, opens the room's join address (what its QR code carries), takes its seat, enters its
+player's meals with the same meal drivers and submits. Every tap and every key typed is counted:
 
 - a tap on a button, chip, checkbox, tab or number-pad key is 1 tap;
 - a value from the number pad is 1 tap on its key, and 1 more on the field when the pad is not
@@ -16,7 +19,8 @@ tap and every key typed is counted:
 
 The kept game's result must equal ``critter-kitchen score`` on the same record (and the record
 kept must equal it, each meal's ingredients in any order), and each meal's line the quality and
-stars the CLI gives the meal, else the figures are void and the script exits 1. Figures the page cannot
+stars the CLI gives the meal, else the figures are void and the script exits 1; the same holds for
+the room's exported record and result. Figures the page cannot
 give yet are null, with the reason in ``notes``. Progress goes to stderr; the figures to stdout,
 as a table beside the issue's goals, or as one JSON object with ``--json``.
 """
