@@ -83,3 +83,49 @@ def test_the_setup_and_a_meal_are_counted_tap_by_tap(tmp_path):
         context.close()
         browser.close()
     assert left == []
+
+
+def test_a_phone_in_a_room_is_counted_tap_by_tap(tmp_path):
+    """The room's steps: a phone opens the join address (no tap), takes its seat (1 tap), enters one
+    challenge meal with the pad's meal drivers and submits (1 tap); another phone sees it done live."""
+    import json
+    import urllib.request
+
+    record = yaml.safe_load((ROOT / "examples" / "two-players.yaml").read_text())
+    meal = record["challenge_meals"]["round3"]["Ana"]["sunday-roast"]
+    setup = {k: v for k, v in record.items() if k not in ("challenge_meals", "critic_meals")}
+    with chromium_or_skip()() as p, bench_pad.serving(tmp_path, bench_pad.ROOM_TOKEN) as url:
+        made = urllib.request.Request(url + "api/rooms", data=json.dumps(setup).encode(), method="POST")
+        made.add_header("Authorization", f"Bearer {bench_pad.ROOM_TOKEN}")
+        made.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(made, timeout=20) as answer:
+            room = json.load(answer)
+        browser = launch_chromium(p)
+        phones, left = [], []
+        for _ in range(2):
+            context = bench_pad.new_phone(browser)
+            context.add_init_script(bench_pad.WATCH_STATUS)
+            context.add_init_script(bench_pad.WATCH_ROOM)
+            page = context.new_page()
+            left += bench_pad.guard(page, url)
+            phones.append(bench_pad.Pad(page, url, scope="#editor"))
+        ana, ben = phones
+        bench_pad.join_room(ana, room["join"], 0)
+        bench_pad.join_room(ben, room["join"], 1)
+        assert (ana.count.taps, ana.count.keys) == (1, 0)  # the seat; the address opened is no tap
+
+        where = "challenge_meals.round3.Ana.sunday-roast"
+        bench_pad.room_meal(ana, where, meal)
+        spices = sum("spice" in i for i in meal["ingredients"])
+        # the number pad is on no field when the room's form opens: a tap on the first row's field, then a
+        # tap on the pad a value (it moves down the rows by itself), a tap a spice chip
+        assert ana.moves == 1
+        assert (ana.count.taps, ana.count.keys) == (1 + 1 + len(meal["ingredients"]) + spices, 0)
+        assert bench_pad.meal_lines(ana) == {where: "quality 11 → 1 star"}
+        taps = ana.count.taps
+        delays = bench_pad.submit(ana, 0, [ben])
+        assert ana.count.taps == taps + 1
+        assert len(delays) == 1 and 0 <= delays[0] < bench_pad.STEP_TIMEOUT_MS
+        assert "done" in (ben.page.locator('li[data-seat="0"]').get_attribute("class") or "")
+        browser.close()
+    assert left == []

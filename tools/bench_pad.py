@@ -5,8 +5,11 @@
 Starts ``critter-kitchen serve`` on 127.0.0.1 (a free port, a database in a temporary folder),
 opens the score pad in Debian's chromium through Playwright on a phone-sized screen, and enters
 the game of the record as a person would with the page as it is: setup, each player's meals
-(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Every
-tap and every key typed is counted:
+(challenge meals, what they kept, the critic meal), result, then the setup of a rematch. Then the
+same game in a game room, on a second server with an access token: a laptop starts the room (the
+setup, what each kept, "Start a room"; its taps counted apart), and one phone a player, all four at
+once, opens the room's join address (what its QR code carries), takes its seat, enters its
+player's meals with the same meal drivers and submits. Every tap and every key typed is counted:
 
 - a tap on a button, chip, checkbox, tab or number-pad key is 1 tap;
 - a value from the number pad is 1 tap on its key, and 1 more on the field when the pad is not
@@ -16,7 +19,8 @@ tap and every key typed is counted:
 
 The kept game's result must equal ``critter-kitchen score`` on the same record (and the record
 kept must equal it, each meal's ingredients in any order), and each meal's line the quality and
-stars the CLI gives the meal, else the figures are void and the script exits 1. Figures the page cannot
+stars the CLI gives the meal, else the figures are void and the script exits 1; the same holds for
+the room's exported record and result. Figures the page cannot
 give yet are null, with the reason in ``notes``. Progress goes to stderr; the figures to stdout,
 as a table beside the issue's goals, or as one JSON object with ``--json``.
 """
@@ -61,9 +65,7 @@ FIGURES: list[tuple[str, str, str, float]] = [
     ("live_update_p95_ms", "live update reaching the other phones, p95", "≤ 250 ms", 250),
     ("meal_page_bytes", "bytes the meal-entry page loads", "≤ 100 KB", 100 * 1024),
 ]
-NEEDS_GAME_ROOM = (
-    "needs one game entered from several phones at once in a game room, which this script does not drive yet"
-)
+ROOM_TOKEN = "bench-pad-room-token-0123456789"  # the room's server runs with a token, as on a table's network
 
 
 class BenchError(Exception):
@@ -103,6 +105,7 @@ class Pad:
     lines: dict[str, str] = field(default_factory=dict)  # each meal's line once entered, by its record path
     tapped: list[str] = field(default_factory=list)  # what each tap was on, in order
     moves: int = 0  # taps on a field to put the number pad on it (it had not moved there by itself)
+    scope: str = "[data-player]:not([hidden])"  # where the meals being entered are shown (a room: its editor)
 
     def at(self, where: str) -> Any:
         return self.page.locator(f'[data-where="{where}"]')
@@ -298,7 +301,7 @@ def challenge_meal(pad: Pad, where: str, meal: dict[str, Any]) -> None:
 
 def critic_meal(pad: Pad, where: str, critic: dict[str, Any]) -> None:
     """A critic meal: a value a course, in the page's order of courses, its spices, its tokens."""
-    shown = pad.page.locator("[data-player]:not([hidden]) .critic .course .kind")
+    shown = pad.page.locator(f"{pad.scope} .critic .course .kind")
     kinds = [k.strip() for k in shown.all_inner_texts()]
     for kind in kinds:
         if kind in critic["courses"]:
@@ -410,6 +413,199 @@ def rematch_is_set(pad: Pad, record: dict[str, Any]) -> bool:
     return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", [])) and held
 
 
+# --- four phones at once in a game room (only these change when the room changes) -------------
+
+# Records, in the wall clock every page of the machine shares (ms), the moment of this page's last tap and
+# the moment each seat of the room's player list first showed as done here.
+WATCH_ROOM = """
+window.__doneAt = {};
+document.addEventListener("pointerdown", () => { window.__tappedAt = Date.now(); }, true);
+document.addEventListener("DOMContentLoaded", () => {
+  const list = document.getElementById("players");
+  if (!list) return;
+  new MutationObserver(() => {
+    const now = Date.now();
+    for (const li of list.querySelectorAll("li[data-seat].done")) {
+      if (!(li.dataset.seat in window.__doneAt)) window.__doneAt[li.dataset.seat] = now;
+    }
+  }).observe(list, {childList: true, subtree: true, characterData: true, attributes: true});
+});
+"""
+
+
+def start_room(laptop: Pad, record: dict[str, Any], token: str) -> str:
+    """The laptop starts the room: the address the server printed (its token; opened, not tapped), the
+    game's setup as on the one-phone pad, what each player kept (on the meals step's player tabs, where
+    the pad asks it), back to the setup step and "Start a room". The room's code."""
+    laptop.page.goto(laptop.url + f"login?token={token}")
+    setup(laptop, record)
+    for index, p in enumerate(record["players"]):
+        if p.get("kept"):
+            open_player(laptop, p["name"])
+            for rnd, kept in p["kept"].items():
+                enter_value(laptop, f"players[{index}].kept.{rnd}", kept)
+    laptop.tap('#steps [data-step="game"]')
+    laptop.tap("#start-room")
+    laptop.page.wait_for_url(re.compile(r"/room/[^/?]+$"))
+    return str(laptop.page.url.rsplit("/", 1)[1])
+
+
+def join_room(phone: Pad, join: str, seat: int) -> None:
+    """A phone opens the room's join address (the QR code scanned: no tap) and takes its player's seat."""
+    phone.page.goto(join)
+    phone.page.locator("#live", has_text="live").wait_for()
+    phone.tap(f'#players li[data-seat="{seat}"] button')
+    phone.page.locator("#editor h2").wait_for()
+
+
+def player_meals(record: dict[str, Any], name: str) -> list[tuple[str, dict[str, Any]]]:
+    """A player's meals in the order of the rounds, the critic meal last: (record path, meal)."""
+    todo: list[tuple[str, dict[str, Any]]] = []
+    for rnd, ids in record["cards"]["challenges"].items():
+        served = record.get("challenge_meals", {}).get(rnd, {}).get(name, {})
+        todo += [(f"challenge_meals.{rnd}.{name}.{cid}", served[cid]) for cid in ids if cid in served]
+    critic = record.get("critic_meals", {}).get(name)
+    if critic:
+        todo.append((f"critic_meals.{name}", critic))
+    return todo
+
+
+def room_meal(phone: Pad, where: str, meal: dict[str, Any]) -> None:
+    """One meal on a phone's room page, with the pad's own meal drivers, until its stars are shown."""
+    if where.startswith("critic_meals."):
+        critic_meal(phone, where, meal)
+    else:
+        challenge_meal(phone, where, meal)
+    phone.stars_ms.append(phone.stars_after(where, phone.mark()))
+
+
+def submit(phone: Pad, seat: int, others: list[Pad]) -> list[float]:
+    """A tap on "Done: submit my meals" on a phone; for each other phone, the milliseconds from the tap to its
+    player list showing the seat done (the event stream's update drawn)."""
+    phone.tap("#editor .actions button.primary")
+    phone.page.wait_for_function("s => s in window.__doneAt", arg=str(seat))
+    saved = float(phone.page.evaluate("window.__tappedAt"))
+    delays = []
+    for other in others:
+        other.page.wait_for_function("s => s in window.__doneAt", arg=str(seat))
+        delays.append(float(other.page.evaluate("s => window.__doneAt[s]", str(seat))) - saved)
+    return delays
+
+
+def room_game(phones: list[Pad], record: dict[str, Any]) -> list[float]:
+    """The players' meals entered on their phones at once, a meal a phone in turn (each phone's editor
+    open while the others save), each phone submitting once its player's meals are in; the live-update
+    delays of every submit to every other phone."""
+    todo = [player_meals(record, p["name"]) for p in record["players"]]
+    delays: list[float] = []
+    for k in range(max(len(t) for t in todo) + 1):
+        for seat, phone in enumerate(phones):
+            if k < len(todo[seat]):
+                room_meal(phone, *todo[seat][k])
+            elif k == len(todo[seat]):
+                delays += submit(phone, seat, [o for o in phones if o is not phone])
+    return delays
+
+
+def measure_room(
+    browser: Any, folder: Path, record_path: Path, record: dict[str, Any], expected: Any
+) -> dict[str, Any]:
+    """The game of the record in a room: the laptop starts it, four phones (one a player) enter their
+    player's meals at once and submit; the room's record and result must be the CLI's. The most taps one
+    phone needed, the laptop's, and the live updates' delays."""
+    folder.mkdir()
+    with serving(folder, ROOM_TOKEN) as url:
+        contexts = [browser.new_context(viewport={"width": 1366, "height": 900})]
+        contexts += [new_phone(browser) for _ in record["players"]]
+        pads: list[Pad] = []
+        left: list[str] = []
+        for context in contexts:
+            context.add_init_script(WATCH_STATUS)
+            context.add_init_script(WATCH_ROOM)
+            page = context.new_page()
+            page.set_default_timeout(STEP_TIMEOUT_MS)
+            left += guard(page, url)
+            pads.append(Pad(page, url, scope="#editor"))
+        laptop, phones = pads[0], pads[1:]
+        with step("room: the laptop starts it"):
+            code = start_room(laptop, record, ROOM_TOKEN)
+        join = next(r["join"] for r in fetch_json(url + "api/rooms", ROOM_TOKEN)["rooms"] if r["code"] == code)
+        progress(f"room {code} started: laptop {laptop.count.total}")
+        with step("room: the phones join"):
+            for seat, phone in enumerate(phones):
+                join_room(phone, join, seat)
+        with step("room: the meals, four phones at once"):
+            delays = room_game(phones, record)
+            for phone in phones:
+                phone.page.locator("#outcome .winner").wait_for()
+        progress(f"room: phones {[phone.count.total for phone in phones]}")
+        room = fetch_json(url + f"api/rooms/{code}", ROOM_TOKEN)
+        exported = fetch_json(url + f"api/rooms/{code}/record", ROOM_TOKEN)
+        lines = {k: v for phone in phones for k, v in meal_lines(phone).items()}
+        shown = {phone.page.locator("#outcome .winner").inner_text() for phone in phones}
+        for context in contexts:
+            context.close()
+    if left:
+        raise BenchError(f"requests left 127.0.0.1: {', '.join(sorted(set(left)))}")
+    void_unless_equal("the room", exported, room["result"], lines, record_path, record, expected)
+    if shown != {f"Winner: {expected['winner']}"}:
+        raise BenchError(f"the phones show {sorted(shown)}, not the winner {expected['winner']}: the figures are void")
+    counts = [phone.count for phone in phones]
+    most = max(c.total for c in counts)
+    names = [p["name"] for p in record["players"]]
+    return {
+        "taps_max_per_phone": most,
+        "live_update_p95_ms": round(p95(delays)),
+        "notes": {
+            "taps_max_per_phone": (
+                f"the most any one of the {len(phones)} phones needed, each joining by the room's join address "
+                "(what its QR code carries; opened, not tapped), a tap on its player's seat, the player's meals "
+                "with the pad's meal form and a tap to submit: "
+                + ", ".join(f"{n} {c.taps} taps + {c.keys} keystrokes" for n, c in zip(names, counts, strict=True))
+                + f'; the laptop that started the room (setup, what each kept, "Start a room") {laptop.count.total}'
+                f" ({laptop.count.taps} taps + {laptop.count.keys} keystrokes, {laptop.count.dropdowns} native"
+                " dropdowns); the room's exported record and result equal critter-kitchen score's, and the phones"
+                " show its winner"
+            ),
+            "live_update_p95_ms": (
+                f"from the tap on a phone's submit to the other {len(phones) - 1} phones showing that player done"
+                f" (each page's MutationObserver on its player list, in the wall clock the pages share): p95 of"
+                f" {len(delays)} (submit, phone), median {sorted(delays)[len(delays) // 2]:.0f} ms, max"
+                f" {max(delays):.0f} ms; the server with a token, each phone let in by the room's key alone"
+            ),
+        },
+    }
+
+
+def void_unless_equal(
+    what: str,
+    kept: Any,
+    result: Any,
+    lines: dict[str, str],
+    record_path: Path,
+    record: dict[str, Any],
+    expected: Any,
+) -> None:
+    """The figures stand only if the record kept is the record (each meal's ingredients in any order),
+    the result ``critter-kitchen score``'s and each meal's line the quality and stars the CLI gives it."""
+    if in_any_order(kept) != in_any_order(record):
+        at = first_difference(in_any_order(kept), in_any_order(record))
+        raise BenchError(f"the record {what} kept differs from {record_path} at {at}: the figures are void")
+    if result != expected:
+        at = first_difference(result, expected, "result")
+        raise BenchError(
+            f"{what}'s result differs from critter-kitchen score {record_path} at {at}: the figures are void"
+        )
+    wanted = wanted_lines(record, expected)
+    wrong = [k for k, line in wanted.items() if not lines.get(k, "").startswith(line)]
+    if wrong or len(lines) != len(wanted):
+        k = wrong[0] if wrong else sorted(set(lines) ^ set(wanted))[0]
+        raise BenchError(
+            f"the meal line of {k} says {lines.get(k)!r}, critter-kitchen score says {wanted.get(k)!r}: "
+            "the figures are void"
+        )
+
+
 # --- the page's weight --------------------------------------------------------------------
 
 
@@ -454,13 +650,14 @@ def guard(page: Any, url: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """``critter-kitchen serve`` on a free port of 127.0.0.1 with a new database; its address."""
+def serving(folder: Path, token: str | None = None) -> Iterator[str]:
+    """``critter-kitchen serve`` on a free port of 127.0.0.1 with a new database (and ``token``, if
+    given, as its access token); its address."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(folder / "games.sqlite3")]
-    command += ["--host", "127.0.0.1", "--port", str(port)]
+    command += ["--host", "127.0.0.1", "--port", str(port)] + (["--token", token] if token else [])
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
     url = f"http://127.0.0.1:{port}/"
@@ -470,7 +667,7 @@ def serving(folder: Path) -> Iterator[str]:
             if process.poll() is not None:
                 raise BenchError(f"critter-kitchen serve stopped: {(folder / 'serve.log').read_text().strip()}")
             with contextlib.suppress(OSError, urllib.error.URLError):
-                with urllib.request.urlopen(url + "new", timeout=2):
+                with urllib.request.urlopen(authorized(url + "new", token), timeout=2):
                     break
             if time.monotonic() > deadline:
                 raise BenchError(f"critter-kitchen serve did not answer at {url} within {SERVER_START_S:.0f} s")
@@ -513,8 +710,15 @@ def cli_score(path: Path) -> Any:
     return json.loads(done.stdout)
 
 
-def fetch_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+def authorized(url: str, token: str | None) -> urllib.request.Request:
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    return request
+
+
+def fetch_json(url: str, token: str | None = None) -> Any:
+    with urllib.request.urlopen(authorized(url, token), timeout=10) as answer:
         return json.load(answer)
 
 
@@ -606,22 +810,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             pad = Pad(page, url)
             game, after, meals_done = enter_game(pad, record)
             kept = fetch_json(url + f"api/games/{game}")
-            if in_any_order(kept["record"]) != in_any_order(record):
-                at = first_difference(in_any_order(kept["record"]), in_any_order(record))
-                raise BenchError(f"the record the pad kept differs from {record_path} at {at}: the figures are void")
-            if kept["result"] != expected:
-                at = first_difference(kept["result"], expected, "result")
-                raise BenchError(
-                    f"the pad's result differs from critter-kitchen score {record_path} at {at}: the figures are void"
-                )
-            lines, wanted = pad.lines, wanted_lines(record, expected)
-            wrong = [k for k, line in wanted.items() if not lines.get(k, "").startswith(line)]
-            if wrong or len(lines) != len(wanted):
-                k = wrong[0] if wrong else sorted(set(lines) ^ set(wanted))[0]
-                raise BenchError(
-                    f"the meal line of {k} says {lines.get(k)!r}, critter-kitchen score says {wanted.get(k)!r}: "
-                    "the figures are void"
-                )
+            void_unless_equal("the pad", kept["record"], kept["result"], pad.lines, record_path, record, expected)
             with step("rematch"):
                 rematch(pad, record)
             if not rematch_is_set(pad, record):
@@ -629,6 +818,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
             rematch_taps = pad.count.total - after["result"].total
             progress(f"rematch: {rematch_taps}")
             context.close()
+            room = measure_room(browser, Path(tmp) / "room", record_path, record, expected)
         finally:
             browser.close()
     if left:
@@ -639,10 +829,10 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
     by_step = ", ".join(f"{name} {totals[i + 1].total - totals[i].total}" for i, name in enumerate(after))
     return {
         "taps_one_phone": game_count.total,
-        "taps_max_per_phone": None,
+        "taps_max_per_phone": room["taps_max_per_phone"],
         "rematch_taps": rematch_taps,
         "meal_stars_p95_ms": round(p95(pad.stars_ms)),
-        "live_update_p95_ms": None,
+        "live_update_p95_ms": room["live_update_p95_ms"],
         "meal_page_bytes": sum(weight.values()),
         "notes": {
             "taps_one_phone": (
@@ -653,7 +843,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
                 f"{record_path.name}; "
                 f"by step: {by_step}; the kept game's record and result equal critter-kitchen score's"
             ),
-            "taps_max_per_phone": NEEDS_GAME_ROOM,
+            "taps_max_per_phone": room["notes"]["taps_max_per_phone"],
             "rematch_taps": (
                 "from the kept game's page: Play again, which opens a new game with the same players in the same "
                 "order, their restaurateurs and the same packs (the cards are dealt anew)"
@@ -665,7 +855,7 @@ def measure(record_path: Path, headed: bool = False) -> dict[str, Any]:
                 "critter-kitchen score says of the meal (a challenge meal's quality and stars, a critic meal's "
                 f"quality); the status bar (the whole game checked) answered in p95 {p95(pad.status_ms):.0f} ms"
             ),
-            "live_update_p95_ms": NEEDS_GAME_ROOM,
+            "live_update_p95_ms": room["notes"]["live_update_p95_ms"],
             "meal_page_bytes": (
                 "the new-game page (setup and meals are its steps), by kind: "
                 + ", ".join(f"{kind} {size}" for kind, size in sorted(weight.items()))
