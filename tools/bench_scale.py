@@ -1,0 +1,233 @@
+"""Balance lab scaling: 2 local workers and a Dask LocalCluster of 2 over one core, and what limits them.
+
+    python tools/bench_scale.py [--players 4 5] [--work 150] [--games N] [--pack DIR|ID]... [--no-dask]
+                                [--workers 2] [--chunks]
+
+For each player count, plays the same games (seed 1) on one core (in this process), on
+``--workers`` local worker processes, and on a Dask LocalCluster of as many worker processes of
+one thread each (started, and its workers' packs loaded, before the timing, as a long-lived
+cluster has them), and prints:
+
+- the wall-clock ratio of each over one core (goal: 1.8x for 2);
+- the *work-based* figure, which a machine shared with other work still reads: the CPU time
+  the chunks took in their workers (time.process_time there), summed, over the run's wall time
+  (the cores the run kept busy with games: 2.0 is both cores all the time), and the workers'
+  occupancy, the wall time they spent inside a chunk over the run's (what the chunking allows
+  if nothing else ran on the machine), with the share of that time the chunks got the CPU;
+- where each worker's time went besides games: starting (the run's start to its first
+  chunk), waiting between chunks (scheduling, and the in-order merge's window running dry),
+  and the tail (its last chunk's end to the run's end: the straggler), the chunk count and
+  sizes, the last chunk, the first game's time that sized the chunks;
+- the load average (1 minute) sampled during each run.
+
+``--games`` fixes the run's games; by default they are sized from a short one-core run to
+``--work`` seconds of one-core CPU time. ``--chunks`` prints every chunk (worker, games,
+start and end, CPU). Each chunk is timed inside its worker by wrapping the lab's
+``play_chunk``; the timings go through a file (one JSON line a chunk), so the tool measures
+any version of the lab (``PYTHONPATH=/tmp/old/engine python tools/bench_scale.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from critter_kitchen.api import packs_for
+from critter_kitchen.simulate import run as lab
+
+TIMES = "CRITTER_KITCHEN_BENCH_CHUNK_TIMES"  # the file each timed chunk appends its line to
+
+
+def timed_play_chunk(spec: lab.Spec, chunk: int) -> object:
+    """The lab's play_chunk, timed in the worker that plays it: wall start and end, CPU time."""
+    play = getattr(lab, "_untimed_play_chunk", lab.play_chunk)  # in a worker: the lab's own
+    start, cpu = time.time(), time.process_time()
+    result = play(spec, chunk)
+    cpu, end = time.process_time() - cpu, time.time()
+    first, stop = spec.bounds(chunk)
+    line = json.dumps(
+        {"pid": os.getpid(), "chunk": chunk, "games": [first, stop], "start": start, "end": end, "cpu": cpu}
+    )
+    with open(os.environ[TIMES], "a", encoding="utf-8") as f:
+        f.write(line + "\n")  # one write of a short line in append mode: whole, whoever else writes
+    return result
+
+
+class Load:
+    """The 1-minute load average, sampled every few seconds while a run goes."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while True:
+            self.samples.append(os.getloadavg()[0])
+            if self.stop.wait(5.0):
+                return
+
+    def __enter__(self) -> Load:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def said(self) -> str:
+        return f"load {min(self.samples):.1f}-{max(self.samples):.1f}"
+
+
+class Measured:
+    """One timed run: its wall time, the main process's CPU, each chunk's timing, the load."""
+
+    def __init__(self, label: str, wall: float, main_cpu: float, chunks: list[dict[str, object]], load: str) -> None:
+        self.label = label
+        self.wall = wall
+        self.main_cpu = main_cpu
+        self.chunks = chunks
+        self.load = load
+
+
+def measured(label: str, spec: lab.Spec, **where: object) -> Measured:
+    path = os.environ[TIMES]
+    open(path, "w").close()
+    with Load() as load:
+        started, cpu = time.time(), time.process_time()
+        summary = lab.run(spec, **where)  # type: ignore[arg-type]
+        ended, cpu = time.time(), time.process_time() - cpu
+    assert summary.games == spec.games
+    with open(path, encoding="utf-8") as f:
+        chunks = [json.loads(line) for line in f]
+    for c in chunks:  # times from the run's start
+        c["start"] -= started
+        c["end"] -= started
+    return Measured(label, ended - started, cpu, sorted(chunks, key=lambda c: c["start"]), load.said())
+
+
+def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
+    """Where the workers' time went in run ``m``, in lines of text."""
+    me = os.getpid()
+    played = [c for c in m.chunks if c["pid"] != me or workers == 1]
+    work = sum(c["cpu"] for c in m.chunks)
+    inside = sum(c["end"] - c["start"] for c in played)
+    by_worker: dict[int, list[dict[str, object]]] = {}
+    for c in played:
+        by_worker.setdefault(c["pid"], []).append(c)
+    starting = sum(cs[0]["start"] for cs in by_worker.values())
+    between = sum(b["start"] - a["end"] for cs in by_worker.values() for a, b in zip(cs, cs[1:], strict=False))
+    tails = [m.wall - cs[-1]["end"] for cs in by_worker.values()]
+    sizes = [c["games"][1] - c["games"][0] for c in played]
+    walls = [c["end"] - c["start"] for c in played]
+    last = max(played, key=lambda c: c["end"])
+    first = [c for c in m.chunks if c["pid"] == me and c["games"] == [0, 1]]
+    lines = [
+        f"  {m.label}: {m.wall:.1f} s wall, {m.load}; chunk CPU {work:.1f} s, work-based {work / m.wall:.2f} cores "
+        f"busy with games; occupancy {inside / m.wall:.2f} workers inside a chunk, which got "
+        f"{work / inside if inside else 0:.0%} of a core there; main process CPU {m.main_cpu:.1f} s",
+        f"    {len(played)} chunks on {len(by_worker)} workers, {min(sizes)}-{max(sizes)} games "
+        f"(median {statistics.median(sizes):g}), {statistics.median(walls):.2f} s each (median), longest "
+        f"{max(walls):.2f} s; last chunk: games {last['games'][0]}-{last['games'][1] - 1}, "
+        f"{last['end'] - last['start']:.2f} s"
+        + (f"; the first game, alone, {first[0]['end'] - first[0]['start']:.3f} s" if first else ""),
+        f"    worker time not in a chunk: starting {starting:.1f} s, between chunks {between:.1f} s, tail "
+        f"{sum(tails):.1f} s (" + ", ".join(f"{t:.1f}" for t in sorted(tails)) + " s: the straggler's lead)",
+    ]
+    if chunk_lines:
+        lines += [
+            f"      {c['pid']} games {c['games'][0]}-{c['games'][1] - 1}: {c['start']:.2f}-{c['end']:.2f} s, "
+            f"cpu {c['cpu']:.2f} s"
+            for c in m.chunks
+        ]
+    return lines
+
+
+def allowed(m: Measured, workers: int) -> float:
+    """The run's wall time had each chunk had its core to itself: its workers' chunk CPU and their
+    time outside chunks (starting, between chunks, the tail), over the workers, with the first game."""
+    me = os.getpid()
+    alone = sum(c["cpu"] for c in m.chunks if c["pid"] == me)
+    by_worker: dict[int, list[dict[str, object]]] = {}
+    for c in m.chunks:
+        if c["pid"] != me:
+            by_worker.setdefault(c["pid"], []).append(c)
+    busy = 0.0
+    for cs in by_worker.values():
+        outside = m.wall - sum(c["end"] - c["start"] for c in cs) - alone
+        busy = max(busy, sum(c["cpu"] for c in cs) + outside)
+    return alone + busy if by_worker else m.wall
+
+
+def games_for(folders: tuple[str, ...], players: int, work: float) -> int:
+    """Games of about ``work`` CPU seconds on one core, from a short run's rate."""
+    cpu = time.process_time()
+    lab.run(lab.Spec(folders, 24, players, 1, chunk_games=24))
+    each = (time.process_time() - cpu) / 24
+    return math.ceil(work / each)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[4, 5])
+    parser.add_argument("--work", type=float, default=150.0, help="one-core CPU seconds a run (default 150)")
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--pack", action="append", default=[])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--chunks", action="store_true", help="print every chunk")
+    args = parser.parse_args()
+    folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
+    fd, path = tempfile.mkstemp(suffix=".jsonl")
+    os.close(fd)
+    os.environ[TIMES] = path  # before any worker starts: they inherit it
+    lab._untimed_play_chunk = lab.play_chunk  # type: ignore[attr-defined]
+    lab.play_chunk = timed_play_chunk  # type: ignore[assignment]
+    from critter_kitchen.build import kind
+
+    print(f"{kind()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start")
+    cluster = None
+    if not args.no_dask:
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=None)
+    try:
+        for players in args.players:
+            lab.run(lab.Spec(folders, 1, players, 1))  # the packs loaded here, outside the timings
+            games = args.games or games_for(folders, players, args.work)
+            spec = lab.Spec(folders, games, players, 1)
+            packs = ", ".join(["base", *(os.path.basename(f.rstrip(os.sep)) for f in folders)])
+            print(f"{games} games of {players} players, seed 1, packs {packs}")
+            one = measured("one core", spec)
+            runs = [measured(f"{args.workers} local workers", spec, workers=args.workers)]
+            if cluster is not None:
+                lab.run(lab.Spec(folders, 2 * args.workers, players, 1, chunk_games=1), dask=cluster.scheduler_address)
+                runs.append(measured(f"Dask LocalCluster of {args.workers}", spec, dask=cluster.scheduler_address))
+            for line in analysis(one, 1, args.chunks):
+                print(line)
+            cpu_one = sum(c["cpu"] for c in one.chunks)
+            for m in runs:
+                cpu = sum(c["cpu"] for c in m.chunks)
+                print(
+                    f"  {m.label} over one core: wall {one.wall / m.wall:.2f}x (goal 1.8x); cores busy with games "
+                    f"{cpu / m.wall:.2f} (one core: {cpu_one / one.wall:.2f}); the chunking allows "
+                    f"{cpu_one / allowed(m, args.workers):.2f}x"
+                )
+                for line in analysis(m, args.workers, args.chunks):
+                    print(line)
+            sys.stdout.flush()
+    finally:
+        if cluster is not None:
+            cluster.close()
+        os.unlink(path)
+
+
+if __name__ == "__main__":
+    main()
