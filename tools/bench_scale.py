@@ -48,12 +48,20 @@ TIMES = "CRITTER_KITCHEN_BENCH_CHUNK_TIMES"  # the file each timed chunk appends
 def timed_play_chunk(spec: lab.Spec, chunk: int) -> object:
     """The lab's play_chunk, timed in the worker that plays it: wall start and end, CPU time."""
     play = getattr(lab, "_untimed_play_chunk", lab.play_chunk)  # in a worker: the lab's own
-    start, cpu = time.time(), time.process_time()
+    start, before = time.time(), time.process_time()
     result = play(spec, chunk)
-    cpu, end = time.process_time() - cpu, time.time()
+    cpu, end = time.process_time() - before, time.time()
     first, stop = spec.bounds(chunk)
     line = json.dumps(
-        {"pid": os.getpid(), "chunk": chunk, "games": [first, stop], "start": start, "end": end, "cpu": cpu}
+        {
+            "pid": os.getpid(),
+            "chunk": chunk,
+            "games": [first, stop],
+            "start": start,
+            "end": end,
+            "cpu": cpu,
+            "cpu_before": before,  # the worker's CPU before this chunk: for its first, what starting took
+        }
     )
     with open(os.environ[TIMES], "a", encoding="utf-8") as f:
         f.write(line + "\n")  # one write of a short line in append mode: whole, whoever else writes
@@ -128,7 +136,7 @@ def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
     sizes = [c["games"][1] - c["games"][0] for c in played]
     walls = [c["end"] - c["start"] for c in played]
     last = max(played, key=lambda c: c["end"])
-    first = [c for c in m.chunks if c["pid"] == me and c["games"] == [0, 1]]
+    alone = [c for c in m.chunks if c["pid"] == me] if workers > 1 else []
     lines = [
         f"  {m.label}: {m.wall:.1f} s wall, {m.load}; chunk CPU {work:.1f} s, work-based {work / m.wall:.2f} cores "
         f"busy with games; occupancy {inside / m.wall:.2f} workers inside a chunk, which got "
@@ -137,7 +145,12 @@ def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
         f"(median {statistics.median(sizes):g}), {statistics.median(walls):.2f} s each (median), longest "
         f"{max(walls):.2f} s; last chunk: games {last['games'][0]}-{last['games'][1] - 1}, "
         f"{last['end'] - last['start']:.2f} s"
-        + (f"; the first game, alone, {first[0]['end'] - first[0]['start']:.3f} s" if first else ""),
+        + (
+            f"; {sum(c['games'][1] - c['games'][0] for c in alone)} games first played alone here, "
+            f"{sum(c['cpu'] for c in alone):.2f} s CPU"
+            if alone
+            else ""
+        ),
         f"    worker time not in a chunk: starting {starting:.1f} s, between chunks {between:.1f} s, tail "
         f"{sum(tails):.1f} s (" + ", ".join(f"{t:.1f}" for t in sorted(tails)) + " s: the straggler's lead)",
     ]
@@ -150,20 +163,36 @@ def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
     return lines
 
 
-def allowed(m: Measured, workers: int) -> float:
-    """The run's wall time had each chunk had its core to itself: its workers' chunk CPU and their
-    time outside chunks (starting, between chunks, the tail), over the workers, with the first game."""
+def modelled(m: Measured, workers: int, started_here: bool) -> float:
+    """The run's time from its work alone, as if each chunk had its core to itself: the games
+    played alone, then the chunks, in chunk order, each to the worker free first (as the pool's
+    queue and the Dask loop hand them out), each worker first starting (its CPU before its
+    first chunk, for workers the run started). What the chunking allows, whatever the load."""
     me = os.getpid()
     alone = sum(c["cpu"] for c in m.chunks if c["pid"] == me)
-    by_worker: dict[int, list[dict[str, object]]] = {}
-    for c in m.chunks:
-        if c["pid"] != me:
-            by_worker.setdefault(c["pid"], []).append(c)
-    busy = 0.0
-    for cs in by_worker.values():
-        outside = m.wall - sum(c["end"] - c["start"] for c in cs) - alone
-        busy = max(busy, sum(c["cpu"] for c in cs) + outside)
-    return alone + busy if by_worker else m.wall
+    shared = sorted((c for c in m.chunks if c["pid"] != me), key=lambda c: c["chunk"])
+    if not shared:
+        return alone
+    first_cpu: dict[int, float] = {}
+    for c in sorted(shared, key=lambda c: c["start"]):
+        first_cpu.setdefault(c["pid"], c.get("cpu_before", 0.0) if started_here else 0.0)
+    free = sorted(first_cpu.values())[:workers]
+    free += [0.0] * (workers - len(free))
+    for c in shared:
+        i = free.index(min(free))
+        free[i] += c["cpu"]
+    return alone + max(free)
+
+
+def save(folder: str | None, players: int, runs: list[Measured]) -> None:
+    """Each run's wall time and chunk timings, as JSON, for a later look."""
+    if folder is None:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for m in runs:
+        name = f"{players}p-{m.label.replace(' ', '-')}.json"
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            json.dump({"label": m.label, "wall": m.wall, "main_cpu": m.main_cpu, "load": m.load, "chunks": m.chunks}, f)
 
 
 def games_for(folders: tuple[str, ...], players: int, work: float) -> int:
@@ -183,6 +212,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--chunks", action="store_true", help="print every chunk")
+    parser.add_argument("--save", default=None, metavar="DIR", help="keep each run's chunk timings there (JSON)")
     args = parser.parse_args()
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
     fd, path = tempfile.mkstemp(suffix=".jsonl")
@@ -213,12 +243,14 @@ def main() -> None:
             for line in analysis(one, 1, args.chunks):
                 print(line)
             cpu_one = sum(c["cpu"] for c in one.chunks)
+            save(args.save, players, [one, *runs])
             for m in runs:
                 cpu = sum(c["cpu"] for c in m.chunks)
+                here = not m.label.startswith("Dask")  # a cluster's workers were started before
                 print(
                     f"  {m.label} over one core: wall {one.wall / m.wall:.2f}x (goal 1.8x); cores busy with games "
-                    f"{cpu / m.wall:.2f} (one core: {cpu_one / one.wall:.2f}); the chunking allows "
-                    f"{cpu_one / allowed(m, args.workers):.2f}x"
+                    f"{cpu / m.wall:.2f} (one core: {cpu_one / one.wall:.2f}); work-based "
+                    f"{cpu_one / modelled(m, args.workers, here):.2f}x (the chunks' CPU time, scheduled in order)"
                 )
                 for line in analysis(m, args.workers, args.chunks):
                     print(line)
