@@ -2,7 +2,8 @@
 
     python tools/bench_lab_memory.py [--every 10] [--minutes 20] -- simulate --games 20000 --players 4 --workers 1
 
-Starts ``critter-kitchen ARGS...`` (this python's package), reads the resident memory
+Starts ``critter-kitchen ARGS...`` (this python's package, with ``--records`` to a file of its
+own, whose lines count the games played; the report written and dropped), reads the resident memory
 (``VmRSS`` in /proc/PID/status, Linux) of the command and of every process it started (the
 local workers) every ``--every`` seconds, prints one line a sample as it goes, and at the end
 each process's memory at the start (the first sample after its first minute of games), the
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,9 +36,18 @@ def status_kib(pid: int, field: str) -> int | None:
     return None
 
 
-def children(pid: int) -> list[int]:
-    """Every process below ``pid`` (the pool's workers and the forkserver)."""
-    found: list[int] = []
+def played(records: str) -> int:
+    """The games the run has written to its records file so far (one line a game)."""
+    try:
+        with open(records, "rb") as f:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    except OSError:
+        return 0
+
+
+def children(pid: int) -> list[tuple[int, int]]:
+    """Every process below ``pid`` (the forkserver, the pool's workers), each with its parent."""
+    found: list[tuple[int, int]] = []
     todo = [pid]
     while todo:
         parent = todo.pop()
@@ -46,23 +56,25 @@ def children(pid: int) -> list[int]:
                 kids = [int(k) for k in f.read().split()]
         except OSError:
             kids = []
-        found.extend(kids)
+        found.extend((kid, parent) for kid in kids)
         todo.extend(kids)
     return found
 
 
-def name_of(pid: int) -> str:
+def name_of(pid: int, parent: int, command: int) -> str:
+    """What a process of the run is: the command, a worker, or multiprocessing's helpers."""
+    if pid == command:
+        return "command"
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            words = f.read().split(b"\0")
+            text = f.read().decode(errors="replace")
     except OSError:
         return "?"
-    text = " ".join(w.decode(errors="replace") for w in words if w)
-    if "forkserver" in text:
+    if "resource_tracker" in text:
+        return "tracker"
+    if "forkserver" in text and parent == command:
         return "forkserver"
-    if "multiprocessing" in text or "spawn" in text:
-        return "worker"
-    return "command"
+    return "worker"
 
 
 def main() -> None:
@@ -72,45 +84,64 @@ def main() -> None:
     parser.add_argument("args", nargs=argparse.REMAINDER, help="critter-kitchen's arguments, after --")
     args = parser.parse_args()
     command = [a for a in args.args if a != "--"] or ["simulate", "--games", "20000", "--players", "4"]
-    report = tempfile.NamedTemporaryFile(suffix=".json", delete=False)  # noqa: SIM115 (removed at the end)
-    report.close()
+    folder = tempfile.mkdtemp()
+    report, records = os.path.join(folder, "report.json"), os.path.join(folder, "games.jsonl")
+    errors = open(os.path.join(folder, "stderr"), "w+b")  # noqa: SIM115 (read and closed at the end)
     child = subprocess.Popen(
-        [sys.executable, "-m", "critter_kitchen", *command, "--format", "json", "--output", report.name],
+        [
+            sys.executable,
+            "-m",
+            "critter_kitchen",
+            *command,
+            "--format",
+            "json",
+            "--output",
+            report,
+            "--records",
+            records,
+        ],
         stdout=subprocess.DEVNULL,
+        stderr=errors,
     )
     started = time.monotonic()
     curves: dict[int, list[tuple[float, int]]] = {}
     names: dict[int, str] = {}
     peaks: dict[int, int] = {}
     load: list[float] = []
+    games: list[int] = []
     try:
         while child.poll() is None:
             now = time.monotonic() - started
             if now > args.minutes * 60:
-                child.send_signal(signal.SIGINT)
-                child.wait(30)
                 break
             load.append(os.getloadavg()[0])
-            line = [f"{now:7.0f} s  load {load[-1]:5.2f}"]
-            for pid in [child.pid, *children(child.pid)]:
+            games.append(played(records))
+            line = [f"{now:7.0f} s  load {load[-1]:5.2f}  {games[-1]:6d} games"]
+            for pid, parent in [(child.pid, 0), *children(child.pid)]:
                 rss, hwm = status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")
                 if rss is None:
                     continue
-                names.setdefault(pid, name_of(pid))
+                names.setdefault(pid, name_of(pid, parent, child.pid))
                 curves.setdefault(pid, []).append((now, rss))
                 peaks[pid] = max(peaks.get(pid, 0), hwm or 0)
                 line.append(f"{names[pid]} {pid}: {rss / MIB:6.1f} MiB")
             print("  ".join(line), flush=True)
             time.sleep(args.every)
     finally:
-        if child.poll() is None:
-            child.kill()
-        os.unlink(report.name)
-    print(f"run: {' '.join(command)}; {time.monotonic() - started:.0f} s, exit {child.returncode}")
+        stopped = child.poll() is None
+        if stopped:
+            child.terminate()  # the pool's workers may complain of the pipe closed under them: not shown
+        child.wait()
+        errors.seek(0)
+        if not stopped and child.returncode != 0:
+            sys.stderr.write(errors.read().decode(errors="replace"))
+        errors.close()
+        shutil.rmtree(folder)
+    print(f"run: {' '.join(command)}; {time.monotonic() - started:.0f} s, {games[-1] if games else 0} games played")
     if load:
         print(f"load average (1 min) during the run: {min(load):.2f} to {max(load):.2f}")
     for pid, curve in curves.items():
-        if names[pid] == "forkserver" or len(curve) < 3:
+        if names[pid] in ("forkserver", "tracker") or len(curve) < 3:
             continue
         warm = [c for c in curve if c[0] >= curve[0][0] + 60] or curve
         start, middle, end = warm[0], warm[len(warm) // 2], warm[-1]
