@@ -1,23 +1,27 @@
 """Balance lab scaling: 2 local workers and a Dask LocalCluster of 2 over one core, and what limits them.
 
     python tools/bench_scale.py [--players 4 5] [--work 150] [--games N] [--pack DIR|ID]... [--no-dask]
-                                [--workers 2] [--chunks]
+                                [--workers 2] [--chunks] [--save DIR]
+    python tools/bench_scale.py --from DIR [--players 4 5]     (print the runs --save kept)
 
 For each player count, plays the same games (seed 1) on one core (in this process), on
 ``--workers`` local worker processes, and on a Dask LocalCluster of as many worker processes of
 one thread each (started, and its workers' packs loaded, before the timing, as a long-lived
-cluster has them), and prints:
+cluster has them; closed after it), and prints:
 
 - the wall-clock ratio of each over one core (goal: 1.8x for 2);
-- the *work-based* figure, which a machine shared with other work still reads: the CPU time
-  the chunks took in their workers (time.process_time there), summed, over the run's wall time
-  (the cores the run kept busy with games: 2.0 is both cores all the time), and the workers'
-  occupancy, the wall time they spent inside a chunk over the run's (what the chunking allows
-  if nothing else ran on the machine), with the share of that time the chunks got the CPU;
+- the *work-based* figure, which the machine's load does not move: the one-core run's CPU
+  time over the time the run's chunks would take had each worker its own core (each chunk's
+  CPU time, taken in the worker with time.process_time, handed out in chunk order to the
+  worker free first, after the CPU each worker took to start and the games played alone);
+  then the *balance* (the chunks' CPU over the workers, over that time: 100% is no worker
+  waiting for another) and the CPU a game took in each run (a machine's load raises it too);
+- the cores the run kept busy with games (the chunks' CPU over its wall time) and the
+  workers' occupancy, the wall time they spent inside a chunk over the run's;
 - where each worker's time went besides games: starting (the run's start to its first
   chunk), waiting between chunks (scheduling, and the in-order merge's window running dry),
   and the tail (its last chunk's end to the run's end: the straggler), the chunk count and
-  sizes, the last chunk, the first game's time that sized the chunks;
+  sizes, the last chunk, the games first played alone to size the chunks;
 - the load average (1 minute) sampled during each run.
 
 ``--games`` fixes the run's games; by default they are sized from a short one-core run to
@@ -38,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 from critter_kitchen.api import packs_for
 from critter_kitchen.simulate import run as lab
@@ -97,12 +102,15 @@ class Load:
 class Measured:
     """One timed run: its wall time, the main process's CPU, each chunk's timing, the load."""
 
-    def __init__(self, label: str, wall: float, main_cpu: float, chunks: list[dict[str, object]], load: str) -> None:
+    def __init__(
+        self, label: str, wall: float, main_cpu: float, chunks: list[dict[str, Any]], load: str, main_pid: int
+    ) -> None:
         self.label = label
         self.wall = wall
         self.main_cpu = main_cpu
         self.chunks = chunks
         self.load = load
+        self.main_pid = main_pid  # the process that ran the run (and played its first games alone)
 
 
 def measured(label: str, spec: lab.Spec, **where: object) -> Measured:
@@ -118,16 +126,16 @@ def measured(label: str, spec: lab.Spec, **where: object) -> Measured:
     for c in chunks:  # times from the run's start
         c["start"] -= started
         c["end"] -= started
-    return Measured(label, ended - started, cpu, sorted(chunks, key=lambda c: c["start"]), load.said())
+    return Measured(label, ended - started, cpu, sorted(chunks, key=lambda c: c["start"]), load.said(), os.getpid())
 
 
 def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
     """Where the workers' time went in run ``m``, in lines of text."""
-    me = os.getpid()
+    me = m.main_pid
     played = [c for c in m.chunks if c["pid"] != me or workers == 1]
     work = sum(c["cpu"] for c in m.chunks)
     inside = sum(c["end"] - c["start"] for c in played)
-    by_worker: dict[int, list[dict[str, object]]] = {}
+    by_worker: dict[int, list[dict[str, Any]]] = {}
     for c in played:
         by_worker.setdefault(c["pid"], []).append(c)
     starting = sum(cs[0]["start"] for cs in by_worker.values())
@@ -138,7 +146,7 @@ def analysis(m: Measured, workers: int, chunk_lines: bool) -> list[str]:
     last = max(played, key=lambda c: c["end"])
     alone = [c for c in m.chunks if c["pid"] == me] if workers > 1 else []
     lines = [
-        f"  {m.label}: {m.wall:.1f} s wall, {m.load}; chunk CPU {work:.1f} s, work-based {work / m.wall:.2f} cores "
+        f"  {m.label}: {m.wall:.1f} s wall, {m.load}; chunk CPU {work:.1f} s, {work / m.wall:.2f} cores "
         f"busy with games; occupancy {inside / m.wall:.2f} workers inside a chunk, which got "
         f"{work / inside if inside else 0:.0%} of a core there; main process CPU {m.main_cpu:.1f} s",
         f"    {len(played)} chunks on {len(by_worker)} workers, {min(sizes)}-{max(sizes)} games "
@@ -168,7 +176,7 @@ def modelled(m: Measured, workers: int, started_here: bool) -> float:
     played alone, then the chunks, in chunk order, each to the worker free first (as the pool's
     queue and the Dask loop hand them out), each worker first starting (its CPU before its
     first chunk, for workers the run started). What the chunking allows, whatever the load."""
-    me = os.getpid()
+    me = m.main_pid
     alone = sum(c["cpu"] for c in m.chunks if c["pid"] == me)
     shared = sorted((c for c in m.chunks if c["pid"] != me), key=lambda c: c["chunk"])
     if not shared:
@@ -192,7 +200,44 @@ def save(folder: str | None, players: int, runs: list[Measured]) -> None:
     for m in runs:
         name = f"{players}p-{m.label.replace(' ', '-')}.json"
         with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-            json.dump({"label": m.label, "wall": m.wall, "main_cpu": m.main_cpu, "load": m.load, "chunks": m.chunks}, f)
+            json.dump(vars(m), f)
+
+
+def saved(folder: str, players: int) -> list[Measured]:
+    """The runs ``save`` kept for ``players`` players, one core first."""
+    runs = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(f"{players}p-") and name.endswith(".json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                data = json.load(f)
+            data.setdefault("main_pid", min(data["chunks"], key=lambda c: c["start"])["pid"])
+            runs.append(Measured(**data))
+    return sorted(runs, key=lambda m: m.label != "one core")
+
+
+def report(one: Measured, runs: list[Measured], workers: int, chunk_lines: bool) -> None:
+    """Each run over one core: wall, work-based; where the time went."""
+    games = sum(c["games"][1] - c["games"][0] for c in one.chunks)
+    for line in analysis(one, 1, chunk_lines):
+        print(line)
+    cpu_one = sum(c["cpu"] for c in one.chunks)
+    for m in runs:
+        cpu = sum(c["cpu"] for c in m.chunks)
+        here = not m.label.startswith("Dask")  # a cluster's workers were started before
+        makespan = modelled(m, workers, here)
+        print(
+            f"  {m.label} over one core: wall {one.wall / m.wall:.2f}x (goal 1.8x); work-based "
+            f"{cpu_one / makespan:.2f}x: one core's CPU, {cpu_one:.1f} s, over this run's chunks' CPU handed out "
+            f"in order to {workers} workers each on its own core, {makespan:.1f} s"
+        )
+        print(
+            f"    balance {cpu / workers / makespan:.1%} (the chunks' CPU over {workers} workers, over that time); "
+            f"CPU a game {cpu / games * 1000:.0f} ms against {cpu_one / games * 1000:.0f} ms on one core; cores "
+            f"busy with games {cpu / m.wall:.2f} (one core: {cpu_one / one.wall:.2f})"
+        )
+        for line in analysis(m, workers, chunk_lines):
+            print(line)
+    sys.stdout.flush()
 
 
 def games_for(folders: tuple[str, ...], players: int, work: float) -> int:
@@ -213,7 +258,15 @@ def main() -> None:
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--chunks", action="store_true", help="print every chunk")
     parser.add_argument("--save", default=None, metavar="DIR", help="keep each run's chunk timings there (JSON)")
+    parser.add_argument("--from", dest="source", default=None, metavar="DIR", help="print the runs --save kept there")
     args = parser.parse_args()
+    if args.source is not None:
+        for players in args.players:
+            runs = saved(args.source, players)
+            if runs:
+                print(f"{players} players, from {args.source}")
+                report(runs[0], runs[1:], args.workers, args.chunks)
+        return
     folders = tuple(os.path.abspath(f) for f in packs_for({}, args.pack))
     fd, path = tempfile.mkstemp(suffix=".jsonl")
     os.close(fd)
@@ -223,11 +276,6 @@ def main() -> None:
     from critter_kitchen.build import kind
 
     print(f"{kind()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start")
-    cluster = None
-    if not args.no_dask:
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=None)
     try:
         for players in args.players:
             lab.run(lab.Spec(folders, 1, players, 1))  # the packs loaded here, outside the timings
@@ -237,28 +285,24 @@ def main() -> None:
             print(f"{games} games of {players} players, seed 1, packs {packs}")
             one = measured("one core", spec)
             runs = [measured(f"{args.workers} local workers", spec, workers=args.workers)]
-            if cluster is not None:
-                lab.run(lab.Spec(folders, 2 * args.workers, players, 1, chunk_games=1), dask=cluster.scheduler_address)
-                runs.append(measured(f"Dask LocalCluster of {args.workers}", spec, dask=cluster.scheduler_address))
-            for line in analysis(one, 1, args.chunks):
-                print(line)
-            cpu_one = sum(c["cpu"] for c in one.chunks)
+            if not args.no_dask:
+                runs.append(on_cluster(spec, args.workers))
             save(args.save, players, [one, *runs])
-            for m in runs:
-                cpu = sum(c["cpu"] for c in m.chunks)
-                here = not m.label.startswith("Dask")  # a cluster's workers were started before
-                print(
-                    f"  {m.label} over one core: wall {one.wall / m.wall:.2f}x (goal 1.8x); cores busy with games "
-                    f"{cpu / m.wall:.2f} (one core: {cpu_one / one.wall:.2f}); work-based "
-                    f"{cpu_one / modelled(m, args.workers, here):.2f}x (the chunks' CPU time, scheduled in order)"
-                )
-                for line in analysis(m, args.workers, args.chunks):
-                    print(line)
-            sys.stdout.flush()
+            report(one, runs, args.workers, args.chunks)
     finally:
-        if cluster is not None:
-            cluster.close()
         os.unlink(path)
+
+
+def on_cluster(spec: lab.Spec, workers: int) -> Measured:
+    """The run on a Dask LocalCluster of ``workers`` processes of one thread, started (and its
+    workers' packs loaded) before the timing and closed after it: an idle cluster's scheduler,
+    which lives in this process, takes no CPU from the other runs."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0") as cluster:
+        warm = lab.Spec(spec.folders, 2 * workers, spec.players, spec.seed, chunk_games=1)
+        lab.run(warm, dask=cluster.scheduler_address)
+        return measured(f"Dask LocalCluster of {workers}", spec, dask=cluster.scheduler_address)
 
 
 if __name__ == "__main__":
