@@ -93,3 +93,8 @@ def test_shrinking_chunks_on_two_workers_give_the_one_worker_bytes_and_records()
         kept.append([json.dumps(r, sort_keys=True) for r in records])
     assert len(reports) == 1
     assert len(kept[0]) == 40 and all(k == kept[0] for k in kept)  # the records in game order
+
+
+def test_runs_shorter_than_the_sizing_games():
+    assert run(Spec(FOLDERS, 0, 3, 1)).games == 0
+    assert run(Spec(FOLDERS, 2, 3, 1), workers=2).games == 2

@@ -286,7 +286,7 @@ def _run(
                 progress(done)
             if stopping is not None and done in spec.looks and stopping.enough(total):
                 return total
-        each = statistics.fmean(timed[1:] or timed)  # the first game pays for loading and first calls
+        each = statistics.fmean(timed[1:] or timed or [CHUNK_SECONDS])  # the first game pays for first calls
         spec = spec.sized(max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(each, 1e-6)))), done, sharing)
     else:
         spec = spec.sized(spec.chunk_games, spec.first, sharing)
