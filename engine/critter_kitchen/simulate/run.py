@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import statistics
 import time
 
 from ..errors import CritterError, shown
@@ -24,8 +25,12 @@ if TYPE_CHECKING:
     from .game import Setup
     from .precision import Stopping
 
-CHUNK_SECONDS = 1.0  # work per chunk: the scheduler's cost per task (milliseconds) vanishes beside it
+CHUNK_SECONDS = 1.0  # CPU time per chunk: the scheduler's cost per task (milliseconds) vanishes beside it
 MAX_CHUNK_GAMES = 1024
+SIZING_GAMES = 4  # games played alone before the chunks are sized: the first warms up, the others are timed
+# With W workers, a chunk holds at most 1/(TAIL_SHARE x W) of the games left before the next look
+# or the end: the last chunks shrink toward one game, so no worker is left playing long after the others
+TAIL_SHARE = 2
 MAX_WORKERS_DEFAULT = 64  # the default (every core) is capped: a huge machine gets a pool of this size
 WINDOW = 4  # chunks waiting per worker: enough to keep workers busy, few enough to keep memory flat
 # How long ``--dask ADDRESS`` waits for the scheduler to connect and answer before the run
@@ -51,6 +56,7 @@ class Spec:
         chunk_games: int = 0,
         first: int = 0,
         looks: tuple[int, ...] = (),
+        workers: int = 1,
     ) -> None:
         self.folders = folders
         self.games = games
@@ -60,24 +66,39 @@ class Spec:
         self.card_counts = card_counts
         self.studies = studies
         self.records = records
-        self.chunk_games = chunk_games  # 0: sized from the time of the first game (see run)
+        self.chunk_games = chunk_games  # 0: sized from the time of the first games (see run)
         self.first = first  # games before this one are played apart
         # game counts at which the run may stop (--precision): no chunk holds games on both sides of one
         self.looks = looks
+        self.workers = workers  # the workers sharing the chunks (set by run): more than one shrinks the last ones
 
     @property
     def chunks(self) -> int:
-        return sum(-(-(stop - start) // max(1, self.chunk_games)) for start, stop in self._segments())
+        return sum(full + len(tail) for full, tail in (self._cut(a, b) for a, b in self._segments()))
 
     def bounds(self, chunk: int) -> tuple[int, int]:
-        """The games of chunk ``chunk``: from the first, and to the one before the second."""
+        """The games of chunk ``chunk``: from the first, and to the one before the second.
+
+        Each stretch of games between looks is cut into chunks of ``chunk_games`` games; with
+        more than one worker, a chunk holds at most 1/(TAIL_SHARE x workers) of the games left
+        in the stretch, so its last chunks shrink toward one game (guided self-scheduling).
+        The cut depends on these numbers only, never on timing."""
         size = max(1, self.chunk_games)
         for start, stop in self._segments():
-            count = -(-(stop - start) // size)
-            if chunk < count:
-                return start + chunk * size, min(stop, start + (chunk + 1) * size)
-            chunk -= count
+            full, tail = self._cut(start, stop)
+            if chunk < full:
+                return start + chunk * size, start + (chunk + 1) * size
+            if chunk < full + len(tail):
+                first = start + full * size + sum(tail[: chunk - full])
+                return first, first + tail[chunk - full]
+            chunk -= full + len(tail)
         return self.games, self.games
+
+    def _cut(self, start: int, stop: int) -> tuple[int, tuple[int, ...]]:
+        """The chunks of the stretch from ``start`` to ``stop``: how many of ``chunk_games`` games
+        lead, and the sizes of the shrinking ones after them."""
+        share = TAIL_SHARE * self.workers if self.workers > 1 else 0
+        return _cut(stop - start, max(1, self.chunk_games), share)
 
     def _segments(self) -> list[tuple[int, int]]:
         """The games after the first, cut at the looks."""
@@ -85,7 +106,7 @@ class Spec:
         edges = [self.first, *cuts, self.games]
         return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if a < b]
 
-    def sized(self, chunk_games: int, first: int) -> Spec:
+    def sized(self, chunk_games: int, first: int, workers: int | None = None) -> Spec:
         return Spec(
             self.folders,
             self.games,
@@ -98,7 +119,26 @@ class Spec:
             chunk_games=chunk_games,
             first=first,
             looks=self.looks,
+            workers=self.workers if workers is None else workers,
         )
+
+
+@functools.lru_cache(maxsize=64)
+def _cut(length: int, size: int, share: int) -> tuple[int, tuple[int, ...]]:
+    """A stretch of ``length`` games in chunks of at most ``size`` games, each (with ``share``)
+    at most 1/share of the games left: how many chunks of ``size`` games lead (counted, so a
+    stretch of millions costs nothing), and the sizes of the chunks after them, shrinking.
+
+    While more than share x (size - 1) games are left, 1/share of them is ``size`` or more, so
+    the leading chunks are worked out at once; the shrinking tail is a few dozen chunks."""
+    full = length // size if share == 0 else max(0, -(-(length - share * (size - 1)) // size))
+    left = length - full * size
+    tail = []
+    while left > 0:
+        games = min(size, left if share == 0 else -(-left // share))
+        tail.append(games)
+        left -= games
+    return full, tuple(tail)
 
 
 RULESETS_PER_PROCESS = 4  # a worker keeps the rulesets of this many lists of pack folders
@@ -201,9 +241,12 @@ def run(
     """Every chunk of the run, merged in chunk order; ``progress`` hears the games done,
     ``on_records`` gets each chunk's records in game order.
 
-    Unless the spec fixes the chunk size, the first game is played here, alone, and its time
-    sizes the chunks of the others to about ``CHUNK_SECONDS`` each. Which games a chunk holds
-    never changes what a game is, so the size changes no figure.
+    Unless the spec fixes the chunk size, the first ``SIZING_GAMES`` games are played here, one
+    at a time, and the CPU time of all but the first (which pays for loading and first calls)
+    sizes the chunks of the others to about ``CHUNK_SECONDS`` each; with more than one worker
+    (the pool's, or the Dask scheduler's at the start), the chunks shrink toward each look and
+    the end (see Spec.bounds), so the workers finish together. Which games a chunk holds never
+    changes what a game is, so the sizes change no figure.
 
     With ``stopping`` (``--precision``), the run is looked at when the games merged in order
     reach one of the spec's looks, and ends there once ``stopping.enough``: the chunks played
@@ -228,20 +271,25 @@ def _run(
     pending: dict[int, tuple[Summary, list[dict[str, Any]]]] = {}
     next_chunk = 0
     done = 0
+    sharing = max(1, len(client.scheduler_info().get("workers", {}))) if client is not None else max(1, workers)
     if spec.chunk_games == 0:
-        started = time.perf_counter()
-        _, summary, records = play_chunk(spec.sized(1, 0), 0)
-        took = time.perf_counter() - started
-        total.merge(summary)
-        done = summary.games
-        if on_records is not None:
-            on_records(records)
-        if progress is not None:
-            progress(done)
-        games = max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(took, 1e-6))))
-        spec = spec.sized(games, 1)
-        if stopping is not None and done in spec.looks and stopping.enough(total):
-            return total
+        timed = []
+        while done < min(SIZING_GAMES, spec.games):
+            started = time.thread_time()  # this thread's CPU: what a game needs, however loaded the machine
+            _, summary, records = play_chunk(spec.sized(1, done, 1), 0)
+            timed.append(time.thread_time() - started)
+            total.merge(summary)
+            done += summary.games
+            if on_records is not None:
+                on_records(records)
+            if progress is not None:
+                progress(done)
+            if stopping is not None and done in spec.looks and stopping.enough(total):
+                return total
+        each = statistics.fmean(timed[1:] or timed or [CHUNK_SECONDS])  # the first game pays for first calls
+        spec = spec.sized(max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(each, 1e-6)))), done, sharing)
+    else:
+        spec = spec.sized(spec.chunk_games, spec.first, sharing)
     results = _results(spec, workers, client)
     try:
         for chunk, summary, records in results:
@@ -326,9 +374,8 @@ def _dask_results(spec: Spec, client: Any) -> Iterator[tuple[int, Summary, list[
     from distributed import as_completed
 
     try:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = iter(range(spec.chunks))
-        first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, workers * WINDOW)]
+        first = [client.submit(play_chunk, spec, c, pure=False) for c in _take(chunks, spec.workers * WINDOW)]
         queue = as_completed(first)  # type: ignore[no-untyped-call]
         for future in queue:
             result = future.result()
