@@ -80,7 +80,7 @@ class Count:
     taps: int = 0
     keys: int = 0
     dropdowns: int = 0
-    preset: int = 0  # dropdowns the pad had already set to the value wanted (nothing to do)
+    preset: int = 0  # dropdowns or cards the pad had already set to the value wanted (nothing to do)
 
     @property
     def total(self) -> int:
@@ -198,7 +198,8 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def setup(pad: Pad, record: dict[str, Any]) -> None:
-    """New game: packs, players (names, restaurateurs), the table's cards."""
+    """New game: packs, players (names typed: the pad is fresh, it knows no one; restaurateurs as chips),
+    the table's cards as chips (each round's challenge cards in reveal order, the critic, the rumors)."""
     page = pad.page
     page.goto(pad.url + "new")
     pad.at("players[0].name").wait_for()
@@ -210,16 +211,39 @@ def setup(pad: Pad, record: dict[str, Any]) -> None:
     for i, p in enumerate(players):
         pad.type_into(pad.at(f"players[{i}].name"), p["name"])
         if "restaurateur" in p:
-            pad.choose(pad.at(f"players[{i}].restaurateur"), p["restaurateur"])
+            card_chip(pad, f"players[{i}].restaurateur", p["restaurateur"])
     cards = record["cards"]
     for rnd, ids in cards["challenges"].items():
         for i, cid in enumerate(ids):
-            pad.choose(pad.at(f"cards.challenges.{rnd}[{i}]"), cid)
+            round_chip(pad, f"cards.challenges.{rnd}", i, cid)
     if "critic" in cards:
-        pad.choose(pad.at("cards.critic"), cards["critic"])
+        card_chip(pad, "cards.critic", cards["critic"])
     for rumor in cards.get("rumors", []):
         pad.tick(f'[data-choice="cards.rumors"][value="{rumor}"]')
     pad.tap("#to-meals")
+
+
+def card_chip(pad: Pad, where: str, card: str) -> None:
+    """One card (the critic, a restaurateur): a tap on its chip, unless it is the card picked already."""
+    if pad.at(where).get_attribute("data-value") == card:
+        pad.count.preset += 1
+        return
+    pad.tap(f'[data-chip="{where}:{card}"]')
+
+
+def round_chip(pad: Pad, at: str, i: int, card: str) -> None:
+    """The ``i``-th challenge card of a round: a tap on its chip (which fills the round's first empty slot),
+    after a tap on the slot when another card is in it."""
+    slot = pad.at(f"{at}[{i}]")
+    now = slot.get_attribute("data-value")
+    if now == card:
+        pad.count.preset += 1
+        return
+    if now:
+        pad.tap(slot)
+    pad.tap(f'[data-chip="{at}:{card}"]')
+    if slot.get_attribute("data-value") != card:
+        raise BenchError(f"the chip of {card} did not fill {at}[{i}] (an earlier slot of the round was empty)")
 
 
 def open_player(pad: Pad, name: str) -> None:
@@ -406,7 +430,7 @@ def rematch_is_set(pad: Pad, record: dict[str, Any]) -> bool:
     names = [pad.at(f"players[{i}].name").input_value() for i in range(len(record["players"]))]
     packs = pad.page.locator("#packs input:checked").evaluate_all("els => els.map(e => e.value)")
     owners = [(i, p["restaurateur"]) for i, p in enumerate(record["players"]) if "restaurateur" in p]
-    held = all(pad.at(f"players[{i}].restaurateur").input_value() == r for i, r in owners)
+    held = all(pad.at(f"players[{i}].restaurateur").get_attribute("data-value") == r for i, r in owners)
     return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", [])) and held
 
 
