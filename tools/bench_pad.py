@@ -197,8 +197,9 @@ document.addEventListener("DOMContentLoaded", () => {
 # --- the steps: how the pad as it is takes a game (only these change when the pad changes) --
 
 
-def setup(pad: Pad, record: dict[str, Any]) -> None:
-    """New game: packs, players (names typed: the pad is fresh, it knows no one; restaurateurs as chips),
+def setup(pad: Pad, record: dict[str, Any], known: bool = False) -> None:
+    """New game: packs, players (names typed: a fresh pad knows no one; with ``known``, a tap on each
+    player's chip, which seats them, as on a pad that kept a game of theirs; restaurateurs as chips),
     the table's cards as chips (each round's challenge cards in reveal order, the critic, the rumors)."""
     page = pad.page
     page.goto(pad.url + "new")
@@ -206,10 +207,18 @@ def setup(pad: Pad, record: dict[str, Any]) -> None:
     for pack in record.get("packs", []):
         pad.tick(f'#packs input[value="{pack}"]')
     players = record["players"]
+    if known:
+        for i, p in enumerate(players):
+            pad.tap(f'#known [data-known="{p["name"]}"]')
+            page.wait_for_function(
+                '([w, n]) => (document.querySelector(`[data-where="${w}"]`) || {}).value === n',
+                arg=[f"players[{i}].name", p["name"]],
+            )
     while page.locator("#players .player").count() < len(players):
         pad.tap("#add-player")
     for i, p in enumerate(players):
-        pad.type_into(pad.at(f"players[{i}].name"), p["name"])
+        if not known:
+            pad.type_into(pad.at(f"players[{i}].name"), p["name"])
         if "restaurateur" in p:
             card_chip(pad, f"players[{i}].restaurateur", p["restaurateur"])
     cards = record["cards"]
