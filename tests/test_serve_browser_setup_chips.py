@@ -1,6 +1,7 @@
 """The new game's setup in taps (issue 26): the challenge cards of each round, the critic and each
 player's restaurateur are chips of the cards of the packs in play, their names on them, at least
-44 px high, usable from a laptop's keyboard too. In Debian's chromium driven by Playwright.
+44 px high, usable from a laptop's keyboard too; the names typed go from seat to seat with the
+keyboard's "next" (Enter). In Debian's chromium driven by Playwright.
 """
 
 from __future__ import annotations
@@ -98,3 +99,21 @@ def test_cards_are_chips_a_round_fills_in_reveal_order_and_the_critic_is_one(vis
     assert draft["S"]["table"]["challenges"]["round3"] == ["", "harbor-stew", "farmhouse-pie"]
     assert draft["S"]["table"]["critic"] == "the-purist"
     assert draft["S"]["players"][1]["held"]["restaurateur"] == "lucky-cat"
+
+
+def test_enter_in_a_name_goes_on_to_the_next_seat_and_makes_one_after_the_last(visit: Visit) -> None:
+    page = visit.page
+    page.goto(visit.url + "new")
+    visit.field("players[0].name").click()
+    expect(page.locator("#players .player")).to_have_count(2)  # a fresh pad seats two
+    assert visit.field("players[0].name").get_attribute("enterkeyhint") == "next"
+    for i, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.dataset.where") == f"players[{i + 1}].name"
+    expect(page.locator("#players .player")).to_have_count(4)  # a seat for the next name, as "Add a player" makes
+    assert [visit.field(f"players[{i}].name").input_value() for i in range(4)] == ["Ana", "Ben", "Cy", ""]
+    # from an empty last seat, Enter makes no more
+    page.keyboard.press("Enter")
+    expect(page.locator("#players .player")).to_have_count(4)
+    assert page.evaluate("document.activeElement.dataset.where") == "players[3].name"

@@ -135,6 +135,11 @@ class Pad:
         self.page.keyboard.type(text)
         self.count.keys += len(text)
 
+    def press(self, key: str) -> None:
+        """A key of the phone's keyboard on the field that has the focus (1 keystroke)."""
+        self.page.keyboard.press(key)
+        self.count.keys += 1
+
     def choose(self, target: Any, value: str) -> None:
         """Pick ``value`` in a native dropdown: open it, pick (2 taps), unless it is picked already."""
         box = self.locator(target)
@@ -214,11 +219,19 @@ def setup(pad: Pad, record: dict[str, Any], known: bool = False) -> None:
                 '([w, n]) => (document.querySelector(`[data-where="${w}"]`) || {}).value === n',
                 arg=[f"players[{i}].name", p["name"]],
             )
+    else:
+        for i, p in enumerate(players):
+            at = f"players[{i}].name"
+            if focused(pad) == at and not pad.at(at).input_value():
+                pad.page.keyboard.type(p["name"])  # the keyboard's "next" put it there
+                pad.count.keys += len(p["name"])
+            else:
+                pad.type_into(pad.at(at), p["name"])
+            if i + 1 < len(players):
+                pad.press("Enter")  # "next": on to the next seat's name, a new seat after the last
     while page.locator("#players .player").count() < len(players):
         pad.tap("#add-player")
     for i, p in enumerate(players):
-        if not known:
-            pad.type_into(pad.at(f"players[{i}].name"), p["name"])
         if "restaurateur" in p:
             card_chip(pad, f"players[{i}].restaurateur", p["restaurateur"])
     cards = record["cards"]

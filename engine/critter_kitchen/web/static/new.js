@@ -490,7 +490,8 @@
       const row = h("div", {class: "player field"},
         h("div", {class: "line"},
           h("span", {class: "seat"}, String(i + 1)),
-          input(p.name, (v) => { p.name = v; renderKnown(); names(); }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
+          input(p.name, (v) => { p.name = v; renderKnown(); names(); }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name",
+            enterkeyhint: "next", onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); nextSeat(i); } }}),
           h("button", {type: "button", title: "move up", "aria-label": "move up", disabled: i === 0, onclick: () => move(i, -1)}, "↑"),
           h("button", {type: "button", title: "move down", "aria-label": "move down", disabled: i === S.players.length - 1, onclick: () => move(i, 1)}, "↓"),
           h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => {
@@ -565,6 +566,19 @@
         h("button", {type: "button", class: "use-known", onclick: () => { S.players[i].name = known; renderAll(); changed(); }}, "Use " + known)]));
     });
   }, 200);
+
+  // Enter (a phone keyboard's "next") in a name: on to the next seat's name; from the last seat, once
+  // it has a name, to a new seat as "Add a player" makes one, while the rules allow one more player.
+  function nextSeat(i) {
+    if (i === S.players.length - 1) {
+      if (!S.players[i].name.trim() || S.players.length >= R.max_players) return;
+      S.players.push(player(S.next++));
+      renderAll();
+      changed();
+    }
+    const next = document.querySelector('[data-where="' + path("players", i + 1, "name") + '"]');
+    if (next) next.focus();
+  }
 
   function move(i, by) {
     const [p] = S.players.splice(i, 1);
