@@ -118,6 +118,24 @@ def save_screenshot(page: Any, path: Path) -> Path:
     return path
 
 
+# --- the setup (static/new.js): the cards in play as chips --------------------------------------
+
+
+def card_chip(page: Any, where: str, card: str) -> None:
+    """One card at record path ``where`` (the critic, a player's restaurateur): a tap on its chip, and
+    the card is the one picked."""
+    page.click(f'[data-chip="{where}:{card}"]')
+    assert page.locator(f'[data-where="{where}"]').get_attribute("data-value") == card
+
+
+def round_chips(page: Any, at: str, cards: list[str]) -> None:
+    """The challenge cards of a round (``at`` is ``cards.challenges.ROUND``) in reveal order, on a round
+    with no card picked yet: a tap on each card's chip fills the next slot."""
+    for i, card in enumerate(cards):
+        page.click(f'[data-chip="{at}:{card}"]')
+        assert page.locator(f'[data-where="{at}[{i}]"]').get_attribute("data-value") == card
+
+
 # --- the meal form (static/meal.js): a row per requirement, the number pad, chips ---------------
 
 

@@ -56,12 +56,15 @@ def test_the_setup_and_a_meal_are_counted_tap_by_tap(tmp_path):
         pad = bench_pad.Pad(page, url)
 
         bench_pad.setup(pad, record)
-        dropdowns = len(players) + sum(len(ids) for ids in cards["challenges"].values()) + 1  # + the critic
-        taps = len(players) + 2 * dropdowns + len(cards["rumors"]) + 1  # a tap per name, + "Enter the meals"
-        keys = sum(len(p["name"]) for p in players)
-        assert (pad.count.taps, pad.count.keys, pad.count.dropdowns, pad.count.preset) == (taps, keys, dropdowns, 0)
+        # a chip a card: each restaurateur, each challenge card, the critic; a tick a rumor
+        chips = sum("restaurateur" in p for p in players) + sum(len(ids) for ids in cards["challenges"].values()) + 1
+        taps = 1 + chips + len(cards["rumors"]) + 1  # a tap on the first name, + "Enter the meals"
+        # the names typed, the keyboard's "next" (Enter) between them going on to the next seat
+        keys = sum(len(p["name"]) for p in players) + len(players) - 1
+        assert (pad.count.taps, pad.count.keys, pad.count.dropdowns, pad.count.preset) == (taps, keys, 0, 0)
         assert [pad.at(f"players[{i}].name").input_value() for i in range(2)] == ["Ana", "Ben"]
-        assert pad.at("cards.challenges.round3[2]").input_value() == cards["challenges"]["round3"][2]
+        assert pad.at("cards.challenges.round3[2]").get_attribute("data-value") == cards["challenges"]["round3"][2]
+        assert pad.at("cards.critic").get_attribute("data-value") == cards["critic"]
         assert page.locator("#step-meals").is_visible()
 
         before = pad.count.copy()

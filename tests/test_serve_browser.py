@@ -30,12 +30,14 @@ pytest.importorskip("uvicorn")
 
 from browser import (  # noqa: E402
     SCREENSHOTS_ENV,
+    card_chip,
     chromium_or_skip,
     enter_critic_meal,
     enter_meal,
     launch_chromium,
     offline_guard,
     pad_value,
+    round_chips,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,13 +169,12 @@ def type_game(v: Visit, record: dict) -> None:
     for i, p in enumerate(players):
         v.field(f"players[{i}].name").fill(p["name"])
         if "restaurateur" in p:
-            v.field(f"players[{i}].restaurateur").select_option(p["restaurateur"])
+            card_chip(page, f"players[{i}].restaurateur", p["restaurateur"])
     cards = record["cards"]
     for rnd, ids in cards["challenges"].items():
-        for i, cid in enumerate(ids):
-            v.field(f"cards.challenges.{rnd}[{i}]").select_option(cid)
+        round_chips(page, f"cards.challenges.{rnd}", ids)
     if "critic" in cards:
-        v.field("cards.critic").select_option(cards["critic"])
+        card_chip(page, "cards.critic", cards["critic"])
     for rumor in cards.get("rumors", []):
         page.check(f'[data-choice="cards.rumors"][value="{rumor}"]')
     v.legal()
@@ -333,10 +334,8 @@ def test_the_planner_fills_a_players_meals_from_the_pantry(visit):
     page.goto(visit.url + "new")
     visit.field("players[0].name").fill("Ana")
     visit.field("players[1].name").fill("Ben")
-    for i, cid in enumerate(["harbor-stew", "forest-risotto", "farmhouse-pie"]):
-        visit.field(f"cards.challenges.round3[{i}]").select_option(cid)
-    for i, cid in enumerate(["toasted-cheese", "river-chowder", "braised-shank"]):
-        visit.field(f"cards.challenges.round6[{i}]").select_option(cid)
+    round_chips(page, "cards.challenges.round3", ["harbor-stew", "forest-risotto", "farmhouse-pie"])
+    round_chips(page, "cards.challenges.round6", ["toasted-cheese", "river-chowder", "braised-shank"])
     page.click("#to-meals")
     planner = page.locator('[data-player] .round:has(h2:text-is("round3")) .planner').first
     planner.locator("summary").click()

@@ -82,7 +82,7 @@ class Count:
     taps: int = 0
     keys: int = 0
     dropdowns: int = 0
-    preset: int = 0  # dropdowns the pad had already set to the value wanted (nothing to do)
+    preset: int = 0  # dropdowns or cards the pad had already set to the value wanted (nothing to do)
 
     @property
     def total(self) -> int:
@@ -137,6 +137,11 @@ class Pad:
             self.count.keys += len(old) + 1
         self.page.keyboard.type(text)
         self.count.keys += len(text)
+
+    def press(self, key: str) -> None:
+        """A key of the phone's keyboard on the field that has the focus (1 keystroke)."""
+        self.page.keyboard.press(key)
+        self.count.keys += 1
 
     def choose(self, target: Any, value: str) -> None:
         """Pick ``value`` in a native dropdown: open it, pick (2 taps), unless it is picked already."""
@@ -200,29 +205,70 @@ document.addEventListener("DOMContentLoaded", () => {
 # --- the steps: how the pad as it is takes a game (only these change when the pad changes) --
 
 
-def setup(pad: Pad, record: dict[str, Any]) -> None:
-    """New game: packs, players (names, restaurateurs), the table's cards."""
+def setup(pad: Pad, record: dict[str, Any], known: bool = False) -> None:
+    """New game: packs, players (names typed: a fresh pad knows no one; with ``known``, a tap on each
+    player's chip, which seats them, as on a pad that kept a game of theirs; restaurateurs as chips),
+    the table's cards as chips (each round's challenge cards in reveal order, the critic, the rumors)."""
     page = pad.page
     page.goto(pad.url + "new")
     pad.at("players[0].name").wait_for()
     for pack in record.get("packs", []):
         pad.tick(f'#packs input[value="{pack}"]')
     players = record["players"]
+    if known:
+        for i, p in enumerate(players):
+            pad.tap(f'#known [data-known="{p["name"]}"]')
+            page.wait_for_function(
+                '([w, n]) => (document.querySelector(`[data-where="${w}"]`) || {}).value === n',
+                arg=[f"players[{i}].name", p["name"]],
+            )
+    else:
+        for i, p in enumerate(players):
+            at = f"players[{i}].name"
+            if focused(pad) == at and not pad.at(at).input_value():
+                pad.page.keyboard.type(p["name"])  # the keyboard's "next" put it there
+                pad.count.keys += len(p["name"])
+            else:
+                pad.type_into(pad.at(at), p["name"])
+            if i + 1 < len(players):
+                pad.press("Enter")  # "next": on to the next seat's name, a new seat after the last
     while page.locator("#players .player").count() < len(players):
         pad.tap("#add-player")
     for i, p in enumerate(players):
-        pad.type_into(pad.at(f"players[{i}].name"), p["name"])
         if "restaurateur" in p:
-            pad.choose(pad.at(f"players[{i}].restaurateur"), p["restaurateur"])
+            card_chip(pad, f"players[{i}].restaurateur", p["restaurateur"])
     cards = record["cards"]
     for rnd, ids in cards["challenges"].items():
         for i, cid in enumerate(ids):
-            pad.choose(pad.at(f"cards.challenges.{rnd}[{i}]"), cid)
+            round_chip(pad, f"cards.challenges.{rnd}", i, cid)
     if "critic" in cards:
-        pad.choose(pad.at("cards.critic"), cards["critic"])
+        card_chip(pad, "cards.critic", cards["critic"])
     for rumor in cards.get("rumors", []):
         pad.tick(f'[data-choice="cards.rumors"][value="{rumor}"]')
     pad.tap("#to-meals")
+
+
+def card_chip(pad: Pad, where: str, card: str) -> None:
+    """One card (the critic, a restaurateur): a tap on its chip, unless it is the card picked already."""
+    if pad.at(where).get_attribute("data-value") == card:
+        pad.count.preset += 1
+        return
+    pad.tap(f'[data-chip="{where}:{card}"]')
+
+
+def round_chip(pad: Pad, at: str, i: int, card: str) -> None:
+    """The ``i``-th challenge card of a round: a tap on its chip (which fills the round's first empty slot),
+    after a tap on the slot when another card is in it."""
+    slot = pad.at(f"{at}[{i}]")
+    now = slot.get_attribute("data-value")
+    if now == card:
+        pad.count.preset += 1
+        return
+    if now:
+        pad.tap(slot)
+    pad.tap(f'[data-chip="{at}:{card}"]')
+    if slot.get_attribute("data-value") != card:
+        raise BenchError(f"the chip of {card} did not fill {at}[{i}] (an earlier slot of the round was empty)")
 
 
 def open_player(pad: Pad, name: str) -> None:
@@ -409,7 +455,7 @@ def rematch_is_set(pad: Pad, record: dict[str, Any]) -> bool:
     names = [pad.at(f"players[{i}].name").input_value() for i in range(len(record["players"]))]
     packs = pad.page.locator("#packs input:checked").evaluate_all("els => els.map(e => e.value)")
     owners = [(i, p["restaurateur"]) for i, p in enumerate(record["players"]) if "restaurateur" in p]
-    held = all(pad.at(f"players[{i}].restaurateur").input_value() == r for i, r in owners)
+    held = all(pad.at(f"players[{i}].restaurateur").get_attribute("data-value") == r for i, r in owners)
     return names == [p["name"] for p in record["players"]] and sorted(packs) == sorted(record.get("packs", [])) and held
 
 

@@ -379,12 +379,62 @@
   }
   const heldCard = (r, id) => { const ids = roundCards(r); return ids.length > 0 && ids[ids.length - 1] === id; };
 
-  function cardSelect(kind, value, onchange, where, labelText, held) {
-    const opts = [["", "— none —"], ...cards(kind).map((c) => [c.id, c.name])];
-    const text = h("div", {class: "picked"}, cardText(card(value), held));
-    const el = select(opts, value, (v) => { onchange(v); text.textContent = ""; const t = cardText(card(v), held); if (t) text.append(t); },
-      {"aria-label": labelText, "data-where": where});
-    return h("div", {class: "field"}, h("label", {}, labelText, el), text, err(where));
+  // A card as a chip, its name on it (its text on a long press or hover); a card the packs in play do
+  // not have (an imported id) is its own chip, never dropped.
+  function cardChip(id, on, onclick, where, disabled) {
+    const c = card(id);
+    return h("button", {type: "button", class: "chip card" + (on ? " on" : ""), "aria-pressed": String(!!on),
+      "data-chip": where + ":" + id, title: c ? c.text : "not a card of the packs in play", disabled, onclick}, c ? c.name : id);
+  }
+  const chipIds = (kind, picked) => {
+    const ids = cards(kind).map((c) => c.id);
+    return [...ids, ...picked.filter((id) => id && !ids.includes(id))];
+  };
+
+  // One card (the critic, a player's restaurateur) as the chips of the cards of the packs in play:
+  // a tap picks one, a tap on the one picked clears it. The group holds the record path
+  // (data-where) and the card picked (data-value), and takes the focus when a problem is shown there.
+  function cardChips(kind, value, onchange, where, labelText) {
+    const box = h("div", {class: "chips cards", role: "group", tabindex: "-1", "aria-label": labelText, "data-where": where});
+    const text = h("div", {class: "picked"});
+    const draw = () => {
+      box.dataset.value = value || "";
+      box.replaceChildren(...chipIds(kind, [value]).map((id) => cardChip(id, id === value, () => {
+        value = id === value ? "" : id;
+        onchange(value);
+        keepFocus(draw);
+        changed(true);
+      }, where)));
+      text.replaceChildren(...[cardText(card(value))].filter(Boolean));
+    };
+    draw();
+    return h("div", {class: "field"}, h("span", {class: "label"}, labelText), box, text, err(where));
+  }
+
+  // The challenge cards of a round: a slot a card in reveal order (the last is where the Hold token
+  // is), then the chips of the cards. A tap on a card fills the round's first empty slot; a tap on a
+  // card picked, or on its slot, empties that slot; a full round takes another card once a slot is emptied.
+  function roundCardChips(kind, f, r, ids) {
+    const pick = (i, id) => { ids[i] = id; keepFocus(renderTable); renderMeals(); changed(true); };
+    const set = h("fieldset", {class: "round-cards"}, h("legend", {}, "Challenge cards of " + r + ", in reveal order"));
+    for (let i = 0; i < R.per_round; i++) {
+      const where = path("cards", f, r, i), id = ids[i] || "", c = card(id);
+      set.append(h("div", {class: "field"},
+        h("span", {class: "line"}, h("span", {class: "seat"}, String(i + 1)),
+          h("button", {type: "button", class: "slot" + (id ? " on" : ""), "data-where": where, "data-value": id,
+            "aria-label": "card " + (i + 1) + (id ? ": " + (c ? c.name : id) + ", tap to empty" : ": none"), "aria-disabled": id ? null : "true",
+            onclick: () => pick(i, "")}, id ? [c ? c.name : id, " ✕"] : "—")),
+        h("div", {class: "picked"}, cardText(c, !!id && heldCard(r, id))), err(where)));
+    }
+    let free = 0;
+    while (free < R.per_round && ids[free]) free++;
+    const at = path("cards", f, r);
+    set.append(h("div", {class: "chips cards", role: "group", "aria-label": "challenge cards for " + r},
+      chipIds(kind, ids).map((id) => {
+        const i = ids.indexOf(id);
+        return cardChip(id, i >= 0, () => pick(i >= 0 ? i : free, i >= 0 ? "" : id), at, i < 0 && free >= R.per_round);
+      })), err(at));
+    return set;
   }
 
   function cardChoices(kind, values, onchange, where, labelText) {
@@ -440,7 +490,8 @@
       const row = h("div", {class: "player field"},
         h("div", {class: "line"},
           h("span", {class: "seat"}, String(i + 1)),
-          input(p.name, (v) => { p.name = v; renderKnown(); names(); }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name"}),
+          input(p.name, (v) => { p.name = v; renderKnown(); names(); }, {"aria-label": "player " + (i + 1) + " name", placeholder: "name", "data-where": path(where, "name"), autocomplete: "off", class: "name",
+            enterkeyhint: "next", onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); nextSeat(i); } }}),
           h("button", {type: "button", title: "move up", "aria-label": "move up", disabled: i === 0, onclick: () => move(i, -1)}, "↑"),
           h("button", {type: "button", title: "move down", "aria-label": "move down", disabled: i === S.players.length - 1, onclick: () => move(i, 1)}, "↓"),
           h("button", {type: "button", title: "remove", "aria-label": "remove player " + (i + 1), onclick: () => {
@@ -464,7 +515,7 @@
         for (const slot of heldSlots()) {
           const f = field(slot);
           row.append(slot.single
-            ? cardSelect(slot.kind, p.held[f], (v) => { p.held[f] = v; }, path(where, f), slot.kind)
+            ? cardChips(slot.kind, p.held[f], (v) => { p.held[f] = v; }, path(where, f), slot.kind)
             : cardChoices(slot.kind, p.held[f] || [], (v) => { p.held[f] = v; }, path(where, f), slot.kind));
         }
         for (const c of R.counters) {
@@ -516,6 +567,19 @@
     });
   }, 200);
 
+  // Enter (a phone keyboard's "next") in a name: on to the next seat's name; from the last seat, once
+  // it has a name, to a new seat as "Add a player" makes one, while the rules allow one more player.
+  function nextSeat(i) {
+    if (i === S.players.length - 1) {
+      if (!S.players[i].name.trim() || S.players.length >= R.max_players) return;
+      S.players.push(player(S.next++));
+      renderAll();
+      changed();
+    }
+    const next = document.querySelector('[data-where="' + path("players", i + 1, "name") + '"]');
+    if (next) next.focus();
+  }
+
   function move(i, by) {
     const [p] = S.players.splice(i, 1);
     S.players.splice(i + by, 0, p);
@@ -531,18 +595,11 @@
       if (isChallenges(slot)) {
         S.table[f] = S.table[f] || {};
         for (const r of R.rounds) {
-          const ids = S.table[f][r] = S.table[f][r] || [];
-          const set = h("fieldset", {}, h("legend", {}, "Challenge cards of " + r + ", in reveal order"));
-          for (let i = 0; i < R.per_round; i++) {
-            set.append(cardSelect(slot.kind, ids[i] || "", (v) => { ids[i] = v; keepFocus(renderTable); renderMeals(); },
-              path("cards", f, r, i), "card " + (i + 1), !!ids[i] && heldCard(r, ids[i])));
-          }
-          set.append(err(path("cards", f, r)));
-          box.append(set);
+          box.append(roundCardChips(slot.kind, f, r, S.table[f][r] = S.table[f][r] || []));
         }
       } else if (slot.single) {
         box.append(h("fieldset", {}, h("legend", {}, slot.kind),
-          cardSelect(slot.kind, S.table[f] || "", (v) => { S.table[f] = v; }, path("cards", f), slot.kind)));
+          cardChips(slot.kind, S.table[f] || "", (v) => { S.table[f] = v; }, path("cards", f), slot.kind)));
       } else {
         const values = S.table[f] = Array.isArray(S.table[f]) ? S.table[f] : [];
         box.append(cardChoices(slot.kind, values, (v) => { S.table[f] = v; }, path("cards", f), slot.kind + "s"));
