@@ -89,3 +89,27 @@ def repeated_no_hold():
     from critter_kitchen import load_ruleset
 
     return load_ruleset([ROOT / "tests" / "packs" / "repeated", ROOT / "tests" / "packs" / "no-hold"])
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium, headless, driven by Playwright (tests/browser.py says how it is found;
+    without it the test skips, or fails where CI requires the browser)."""
+    from browser import chromium_or_skip, launch_chromium
+
+    with chromium_or_skip()() as p:
+        chromium = launch_chromium(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    """``critter-kitchen serve`` with an access token on 127.0.0.1, in a process of its own, stopped
+    after the test (test_serve_room_browser.Serve: it can be stopped and started again)."""
+    from test_serve_room_browser import Serve
+
+    running = Serve(tmp_path)
+    running.start()
+    yield running
+    running.stop()

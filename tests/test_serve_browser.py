@@ -31,10 +31,8 @@ pytest.importorskip("uvicorn")
 from browser import (  # noqa: E402
     SCREENSHOTS_ENV,
     card_chip,
-    chromium_or_skip,
     enter_critic_meal,
     enter_meal,
-    launch_chromium,
     offline_guard,
     pad_value,
     round_chips,
@@ -101,14 +99,6 @@ def running_server(tmp_path: Path, packs: tuple[str, ...] = ()):
     finally:
         process.terminate()
         process.wait(timeout=20)
-
-
-@pytest.fixture
-def browser():
-    with chromium_or_skip()() as p:
-        chromium = launch_chromium(p)
-        yield chromium
-        chromium.close()
 
 
 class Visit:

@@ -22,29 +22,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
-from browser import chromium_or_skip, launch_chromium  # noqa: E402
 from test_serve_browser import PHONE, expect  # noqa: E402
 from test_serve_room_browser import TOKEN, Serve, call  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO = ROOT / "examples" / "two-players.yaml"
 FIVE = ROOT / "examples" / "five-players.yaml"
-
-
-@pytest.fixture
-def serve(tmp_path: Path):
-    running = Serve(tmp_path)
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def browser():
-    with chromium_or_skip()() as p:
-        chromium = launch_chromium(p)
-        yield chromium
-        chromium.close()
 
 
 def device(browser, url: str | None = None):

@@ -17,7 +17,6 @@ import yaml
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from browser import chromium_or_skip, launch_chromium  # noqa: E402
 from test_serve_browser import (  # noqa: E402
     EXAMPLES,
     ROOT,
@@ -36,17 +35,9 @@ LAPTOP = {"width": 1366, "height": 900}
 
 
 @pytest.fixture
-def chromium():
-    with chromium_or_skip()() as p:
-        browser = launch_chromium(p)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def visit(chromium, tmp_path):
+def visit(browser, tmp_path):
     for url in running_server(tmp_path, (str(COMPOSING),)):
-        v = Visit(chromium, url, tmp_path)
+        v = Visit(browser, url, tmp_path)
         yield v
         v.close()
 
@@ -282,9 +273,9 @@ def test_the_preview_is_the_kept_games_result_stage_for_stage_and_card_for_card(
     assert all("base-rules" not in c for c in kept["cards"])
 
 
-def test_serving_a_meal_and_adding_an_ingredient_keep_the_keyboard_focus(chromium, tmp_path):
+def test_serving_a_meal_and_adding_an_ingredient_keep_the_keyboard_focus(browser, tmp_path):
     for url in running_server(tmp_path):
-        v = Visit(chromium, url, tmp_path)
+        v = Visit(browser, url, tmp_path)
         v.page.set_viewport_size(LAPTOP)
         try:
             record = yaml.safe_load(FIVE.read_text())

@@ -25,14 +25,6 @@ TWO = ROOT / "examples" / "two-players.yaml"
 
 
 @pytest.fixture
-def serve(tmp_path: Path):
-    running = Serve(tmp_path)
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def phone(serve: Serve):
     with chromium_or_skip()() as p:
         browser = launch_chromium(p)

@@ -26,7 +26,7 @@ import yaml
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from browser import SCREENSHOTS_ENV, chromium_or_skip, launch_chromium  # noqa: E402
+from browser import SCREENSHOTS_ENV  # noqa: E402
 from test_serve_browser import PHONE, expect  # noqa: E402
 from test_serve_room_browser import TOKEN, Serve, call  # noqa: E402
 
@@ -50,25 +50,9 @@ TRACK = (
 )
 
 
-@pytest.fixture
-def serve(tmp_path: Path):
-    running = Serve(tmp_path)
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def chromium():
-    with chromium_or_skip()() as p:
-        browser = launch_chromium(p)
-        yield browser
-        browser.close()
-
-
-def opened(chromium, serve: Serve, size: dict[str, int]):
+def opened(browser, serve: Serve, size: dict[str, int]):
     phone = size["width"] < 500
-    page = chromium.new_context(viewport=size, is_mobile=phone, has_touch=phone).new_page()
+    page = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone).new_page()
     page.set_default_timeout(20_000)
     page.goto(f"{serve.url}?token={TOKEN}")
     return page
@@ -99,8 +83,8 @@ def explain(path: Path) -> str:
     return subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
-def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(serve, chromium, tmp_path) -> None:
-    page = opened(chromium, serve, PHONE)
+def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(serve, browser, tmp_path) -> None:
+    page = opened(browser, serve, PHONE)
     page.goto(f"{serve.url}games/{kept(serve, TWO)}")
     rumors = page.locator('#stages tr[data-stage="critic.rumors"] th')
     expect(rumors).to_have_text("the three rumors are revealed; their effects hook onto this stage")
@@ -119,8 +103,8 @@ def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(s
     shot(page, tmp_path, "score-pad-quality-sum", at="#sums li")
 
 
-def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, chromium, tmp_path) -> None:
-    page = opened(chromium, serve, LAPTOP)
+def test_a_friendly_tie_is_said_on_the_pad_as_explain_says_it(serve, browser, tmp_path) -> None:
+    page = opened(browser, serve, LAPTOP)
     page.goto(f"{serve.url}games/{kept(serve, FOUR)}")
     gus = page.locator("#awards .by-player").filter(has=page.locator("h3 .who", has_text="Gus"))
     soup = gus.locator("li").filter(has_text="most soup")
@@ -145,22 +129,22 @@ def tap_targets_too_small(page, scope: str) -> list[str]:
     )
 
 
-def test_seven_players_on_a_phone_the_table_says_it_scrolls(serve, chromium, tmp_path) -> None:
+def test_seven_players_on_a_phone_the_table_says_it_scrolls(serve, browser, tmp_path) -> None:
     game = kept(serve, SEVEN)
-    phone = opened(chromium, serve, PHONE)
+    phone = opened(browser, serve, PHONE)
     phone.goto(f"{serve.url}games/{game}")
     expect(phone.locator(".scroll-cue")).to_be_visible()
     expect(phone.locator(".scroll-cue")).to_have_text("scroll →")
     shot(phone, tmp_path, "score-pad-result-7-390", at=".scroll-cue")
-    laptop = opened(chromium, serve, LAPTOP)
+    laptop = opened(browser, serve, LAPTOP)
     laptop.goto(f"{serve.url}games/{game}")
     expect(laptop.locator("#stages")).to_be_visible()
     expect(laptop.locator(".scroll-cue")).to_be_hidden()  # it fits: nothing to say
     shot(laptop, tmp_path, "score-pad-result-7-1366")
 
 
-def test_seven_players_on_a_phone_every_tap_target_is_44_px_high(serve, chromium) -> None:
-    phone = opened(chromium, serve, PHONE)
+def test_seven_players_on_a_phone_every_tap_target_is_44_px_high(serve, browser) -> None:
+    phone = opened(browser, serve, PHONE)
     phone.goto(f"{serve.url}games/{kept(serve, SEVEN)}")
     expect(phone.locator("#stages")).to_be_visible()
     assert tap_targets_too_small(phone, "body") == []
@@ -211,8 +195,8 @@ def cut_labels(page) -> list[str]:
 
 
 @pytest.mark.parametrize("record", [SEVEN, FIVE], ids=["seven-players", "five-players, two spices a course"])
-def test_on_a_phone_spice_boxes_and_courses_keep_their_labels(serve, chromium, record: Path) -> None:
-    page = opened(chromium, serve, PHONE)
+def test_on_a_phone_spice_boxes_and_courses_keep_their_labels(serve, browser, record: Path) -> None:
+    page = opened(browser, serve, PHONE)
     imported(page, serve, record)
     page.click("#to-meals")
     for name in [p["name"] for p in yaml.safe_load(record.read_text())["players"]]:
@@ -221,8 +205,8 @@ def test_on_a_phone_spice_boxes_and_courses_keep_their_labels(serve, chromium, r
         assert cut_labels(page) == [], name
 
 
-def test_the_status_bar_never_covers_the_field_being_typed_in(serve, chromium) -> None:
-    page = opened(chromium, serve, PHONE)
+def test_the_status_bar_never_covers_the_field_being_typed_in(serve, browser) -> None:
+    page = opened(browser, serve, PHONE)
     imported(page, serve, SEVEN)
     page.click("#to-meals")
     bar = page.locator(".bar")
@@ -244,8 +228,8 @@ def test_the_status_bar_never_covers_the_field_being_typed_in(serve, chromium) -
         assert box["y"] + box["height"] <= over["y"], field.get_attribute("data-where")
 
 
-def test_the_setup_step_says_where_the_player_limit_comes_from(serve, chromium) -> None:
-    page = opened(chromium, serve, PHONE)
+def test_the_setup_step_says_where_the_player_limit_comes_from(serve, browser) -> None:
+    page = opened(browser, serve, PHONE)
     page.goto(serve.url + "new")
     limit = page.locator("#player-limit")
     expect(limit).to_have_text("Most players in a game: 5 in Critter Kitchen (base game).")
@@ -255,8 +239,8 @@ def test_the_setup_step_says_where_the_player_limit_comes_from(serve, chromium) 
     )
 
 
-def test_placeholder_data_is_said_where_it_affects_the_result(serve, chromium, tmp_path) -> None:
-    page = opened(chromium, serve, PHONE)
+def test_placeholder_data_is_said_where_it_affects_the_result(serve, browser, tmp_path) -> None:
+    page = opened(browser, serve, PHONE)
     page.goto(f"{serve.url}games/{kept(serve, SEVEN)}")
     expect(page.locator(".said")).to_have_text(MODEL)
     final = page.locator('#stages tr[data-stage="critic.final_quality"] th .mark')

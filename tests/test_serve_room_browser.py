@@ -28,7 +28,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
-from browser import chromium_or_skip, enter_critic_meal, enter_meal, launch_chromium, offline_guard  # noqa: E402
+from browser import enter_critic_meal, enter_meal, offline_guard  # noqa: E402
 from test_serve_browser import PHONE, expect, free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,22 +74,6 @@ class Serve:
             self.process.terminate()
             self.process.wait(timeout=20)
             self.process = None
-
-
-@pytest.fixture
-def serve(tmp_path: Path):
-    running = Serve(tmp_path)
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def browser():
-    with chromium_or_skip()() as p:
-        chromium = launch_chromium(p)
-        yield chromium
-        chromium.close()
 
 
 def enter_meals(page, rules: dict, record: dict, name: str) -> None:

@@ -133,6 +133,15 @@ def tell(message: str) -> None:
     print(f"critter-kitchen: {message}", file=sys.stderr)
 
 
+def needs_extra(what: str, extra: str, error: ImportError) -> int:
+    """A command whose optional dependencies are not installed: it says which extra to install
+    and what was missing, and exits 1."""
+    from ..errors import printable
+
+    tell(printable(f"{what} needs the {extra} extra: pip install 'critter-kitchen[{extra}]' ({error})"))
+    return EXIT_INVALID
+
+
 def report(problems: Sequence[Problem], out: TextIO, *, with_code: bool = False) -> None:
     for p in problems:
         print(p.format(with_code=with_code), file=out)

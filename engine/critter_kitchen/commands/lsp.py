@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import printable
-from . import EXIT_INVALID, pack_option, tell
+from . import needs_extra, pack_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +28,5 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..lsp import server
     except ImportError as e:
-        tell(printable(f"the language server needs the editor extra: pip install 'critter-kitchen[editor]' ({e})"))
-        return EXIT_INVALID
+        return needs_extra("the language server", "editor", e)
     return server.run(args.pack)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import printable
-from . import EXIT_INVALID, pack_option, tell, whole_option
+from . import EXIT_INVALID, needs_extra, pack_option, tell, whole_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..web import server
     except ImportError as e:
-        tell(printable(f"the score pad needs the web extra: pip install 'critter-kitchen[web]' ({e})"))
-        return EXIT_INVALID
+        return needs_extra("the score pad", "web", e)
     try:
         return server.run(args)
     except server.StartError as e:
