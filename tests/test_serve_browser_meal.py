@@ -13,7 +13,7 @@ import yaml
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from test_serve_browser import EXAMPLES, Visit, browser, expect, imported, running_server  # noqa: E402,F401
+from test_serve_browser import EXAMPLES, Visit, expect, imported, running_server  # noqa: E402
 
 ROAST = "challenge_meals.round3.Ana.sunday-roast"  # Sunday Roast requires meat, carrot
 
