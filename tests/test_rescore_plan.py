@@ -40,6 +40,7 @@ LOADABLE = [
     "constraints-rules",
     "critic-cards",
     "fixtures",
+    "hostile-names",
     "lab",
     "leftovers",
     "list-literals",
