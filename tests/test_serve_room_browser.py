@@ -29,7 +29,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
 from browser import enter_critic_meal, enter_meal, offline_guard  # noqa: E402
-from test_serve_browser import PHONE, expect, free_port  # noqa: E402
+from test_serve_browser import PHONE, cli_score, expect, free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "two-players.yaml"
@@ -170,13 +170,7 @@ def test_two_phones_enter_one_game_live(serve: Serve, browser, tmp_path: Path) -
     exported = call(f"{server}api/rooms/{code}/record")
     path = tmp_path / "room.json"
     path.write_text(json.dumps(exported))
-    scored = subprocess.run(
-        [sys.executable, "-m", "critter_kitchen", "score", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result = json.loads(scored.stdout)
+    result = cli_score(path)
     assert result == call(f"{server}api/rooms/{code}")["result"]  # type: ignore[index]
     rows = [[s["rank"], s["name"], s["stars"]] for s in result["standings"]]
     for page in (ana, ben, host):

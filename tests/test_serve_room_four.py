@@ -12,8 +12,6 @@ score`` on it gives the room's result, which every phone shows.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +22,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
 from browser import chromium_or_skip, enter_critic_meal, enter_meal, launch_chromium, offline_guard  # noqa: E402
-from test_serve_browser import PHONE, expect  # noqa: E402
+from test_serve_browser import PHONE, cli_score, expect  # noqa: E402
 from test_serve_room_browser import Serve, call  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,13 +98,7 @@ def test_four_phones_enter_one_game_at_once(tmp_path: Path) -> None:
             assert in_any_order(exported) == in_any_order(record)
             path = tmp_path / "room.json"
             path.write_text(json.dumps(exported))
-            scored = subprocess.run(
-                [sys.executable, "-m", "critter_kitchen", "score", "--format", "json", str(path)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            result = json.loads(scored.stdout)
+            result = cli_score(path)
             room = call(f"{serve.url}api/rooms/{code}")
             assert isinstance(room, dict) and room["complete"]
             assert result == room["result"]

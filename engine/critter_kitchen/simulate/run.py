@@ -271,6 +271,18 @@ def _run(
     pending: dict[int, tuple[Summary, list[dict[str, Any]]]] = {}
     next_chunk = 0
     done = 0
+
+    def take(summary: Summary, records: list[dict[str, Any]]) -> bool:
+        """A chunk's games counted in, in order; True when the run may stop after them."""
+        nonlocal done
+        total.merge(summary)
+        done += summary.games
+        if on_records is not None:
+            on_records(records)
+        if progress is not None:
+            progress(done)
+        return stopping is not None and done in spec.looks and stopping.enough(total)
+
     sharing = max(1, len(client.scheduler_info().get("workers", {}))) if client is not None else max(1, workers)
     if spec.chunk_games == 0:
         timed = []
@@ -278,13 +290,7 @@ def _run(
             started = time.thread_time()  # this thread's CPU: what a game needs, however loaded the machine
             _, summary, records = play_chunk(spec.sized(1, done, 1), 0)
             timed.append(time.thread_time() - started)
-            total.merge(summary)
-            done += summary.games
-            if on_records is not None:
-                on_records(records)
-            if progress is not None:
-                progress(done)
-            if stopping is not None and done in spec.looks and stopping.enough(total):
+            if take(summary, records):
                 return total
         each = statistics.fmean(timed[1:] or timed or [CHUNK_SECONDS])  # the first game pays for first calls
         spec = spec.sized(max(1, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / max(each, 1e-6)))), done, sharing)
@@ -297,13 +303,7 @@ def _run(
             while next_chunk in pending:
                 summary, records = pending.pop(next_chunk)
                 next_chunk += 1
-                total.merge(summary)
-                done += summary.games
-                if on_records is not None:
-                    on_records(records)
-                if progress is not None:
-                    progress(done)
-                if stopping is not None and done in spec.looks and stopping.enough(total):
+                if take(summary, records):
                     return total
     finally:
         results.close()  # a pool's workers stop, a cluster's futures are let go
