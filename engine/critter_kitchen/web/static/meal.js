@@ -283,7 +283,7 @@ const meal = (() => {
       } else {
         const problems = (data.problems || []);
         const own = problems.find((p) => (p.where || "").startsWith(key)) || problems[0];
-        setLine(key, own ? "not scored yet: " + own.message : answer.ok ? "" : "not scored (" + answer.status + ")", own ? "bad" : "");
+        setLine(key, own ? "not scored yet: " + own.message : answer.ok ? "" : "not scored (" + ((data.errors || [])[0] || answer.status) + ")", own ? "bad" : "");
       }
     };
     if (now) go(); else waiting[key] = setTimeout(go, TYPED_MS);

@@ -27,7 +27,12 @@ const pad = (() => {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(url, init);
+    let response;
+    try {
+      response = await fetch(url, init);
+    } catch (e) {  // no answer at all (the server stopped, the network is down): said, never thrown
+      return {status: 0, ok: false, data: {errors: ["the server could not be reached"]}};
+    }
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     return {status: response.status, ok: response.ok, data};
