@@ -28,20 +28,21 @@ def simulate(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_looks_double_from_the_first_and_end_at_the_cap():
-    assert looks(5000) == (250, 500, 1000, 2000, 4000, 5000)
-    assert looks(4000) == (250, 500, 1000, 2000, 4000)
+def test_looks_at_each_doubling_and_half_way_up_and_end_at_the_cap():
+    assert looks(5000) == (250, 375, 500, 750, 1000, 1500, 2000, 3000, 4000, 5000)
+    assert looks(4000) == (250, 375, 500, 750, 1000, 1500, 2000, 3000, 4000)
+    assert looks(3500) == (250, 375, 500, 750, 1000, 1500, 2000, 3000, 3500)
     assert looks(100) == (100,)
-    assert looks(CAP_DEFAULT)[-2:] == (64000, CAP_DEFAULT) and len(looks(CAP_DEFAULT)) == 10
+    assert looks(CAP_DEFAULT)[-4:] == (48000, 64000, 96000, CAP_DEFAULT) and len(looks(CAP_DEFAULT)) == 19
     assert round(z_of(1), 6) == round(Z95, 6)  # one look: a plain 95% interval
-    assert round(z_of(10), 3) == 2.807  # 99.5% at each of 10 looks
+    assert round(z_of(19), 3) == 3.008  # 99.74% at each of 19 looks
 
 
 def test_no_chunk_holds_games_on_both_sides_of_a_look():
-    spec = Spec((*packs_for({}, [LAB]),), 1100, 3, 3, chunk_games=300, first=1, looks=looks(1100))
+    spec = Spec((*packs_for({}, [LAB]),), 1100, 3, 3, chunk_games=200, first=50, looks=looks(1100))
     bounds = [spec.bounds(c) for c in range(spec.chunks)]
-    assert bounds[0] == (1, 250) and bounds[-1] == (1000, 1100)
-    assert [b for _, b in bounds] == [250, 500, 800, 1000, 1100]
+    assert bounds[0] == (50, 250) and bounds[-1] == (1000, 1100)
+    assert [b for _, b in bounds] == [250, 375, 500, 700, 750, 950, 1000, 1100]
     assert all(a == b for (_, a), (b, _) in zip(bounds, bounds[1:], strict=False))  # every game once
     assert not any(a < n < b for a, b in bounds for n in looks(1100))
 
@@ -74,8 +75,8 @@ def test_json_bytes_are_the_same_for_one_and_two_workers(capsys):
         "stopped_by": "precision",
         "games": 1000,
         "cap": 3000,
-        "looks": [250, 500, 1000, 2000, 3000],
-        "confidence": 0.99,
+        "looks": [250, 375, 500, 750, 1000, 1500, 2000, 3000],
+        "confidence": 0.9938,
         "held_back": [],
     }
     strong = next(c for c in report["cards"] if c["id"] == "lab-strong")
@@ -162,12 +163,12 @@ def planted_run(seed: int, stopping: Stopping) -> tuple[bool, bool, int]:
 
 
 def test_intervals_cover_the_planted_effect_at_the_stated_rate():
-    """400 seeds at ±0.05, looks at 250 ... 4000: where the rule stops depends on the draws
-    (500 games or 1000), yet both intervals hold the known effect in at least 95% of runs."""
+    """400 seeds at ±0.05, looks at 250, 375, ... 4000: where the rule stops depends on the draws
+    (500 games or 750), yet both intervals hold the known effect in at least 95% of runs."""
     runs = [planted_run(seed, Stopping.of(0.05, 4000)) for seed in range(400)]
     flips = sum(r[0] for r in runs) / len(runs)
     stars = sum(r[1] for r in runs) / len(runs)
-    assert {r[2] for r in runs} == {500, 1000}  # the stopping really depends on the data
+    assert {r[2] for r in runs} == {500, 750}  # the stopping really depends on the data
     assert flips >= 0.95 and stars >= 0.95, (flips, stars)
 
 
