@@ -47,7 +47,7 @@ def looks(games: int) -> tuple[int, ...]:
     """The game counts at which a run of at most ``games`` games is looked at: FIRST_LOOK and
     each doubling of it, each followed by the count half way up to the next doubling (the
     LOOK_STEPS), while fewer than ``games``; last ``games`` itself."""
-    out = []
+    out: list[int] = []
     doubling = FIRST_LOOK
     while doubling < games:
         out.extend(n for n in (doubling * step // 2 for step in LOOK_STEPS) if n < games)
