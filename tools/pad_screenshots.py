@@ -15,6 +15,9 @@ flow at each width, as a person would with the page as it is:
 - ``phone``: the room's join address opened on another device, a seat taken (the phone's page);
 - ``result-7``: the 7-player À La Carte example's result (``examples/a-la-carte/seven-players.yaml``).
 
+For each result it also says how wide the stage table is against its box, and whether it fits
+or scrolls (a table that scrolls without its "scroll →" cue is an error).
+
 Each is ``OUT/score-pad-STEP-WIDTH.png``: what the screen shows with the step's part scrolled to
 the top (a phone at 2 device pixels a CSS pixel, so 780 px wide; a laptop at 1). Every request the
 pages make must stay on the server and no page may log an error, else the script says which and
@@ -182,6 +185,8 @@ class Shots:
             "name => document.querySelector('[data-where=\"players[0].name\"]').value === name", arg=first
         )
         if "setup" in steps:
+            # the engine's check of the setup answered (the status bar no longer busy)
+            page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
             self.shot(screen, "setup", at="#players")
         page.click("#to-meals")
         page.locator(f'#who button:has-text("{first}")').click()
@@ -216,6 +221,15 @@ class Shots:
         screen.page.goto(f"{self.url}games/{game}")
         screen.page.wait_for_selector("#stages")
         self.shot(screen, step, at="main h1")
+        wide, room, scrolls, cue = screen.page.evaluate(
+            """() => { const table = document.querySelector('#stages'), box = table.parentElement;
+                 return [Math.ceil(table.getBoundingClientRect().width), box.clientWidth,
+                         box.scrollWidth > box.clientWidth + 1, !document.querySelector('.scroll-cue').hidden]; }"""
+        )
+        said = ('scrolls, says "scroll →"' if cue else "scrolls WITHOUT its cue") if scrolls else "fits"
+        print(f"{step} at {width} px: the stage table is {wide} px wide in a {room} px box: {said}", file=sys.stderr)
+        if scrolls and not cue:
+            raise ShotError(f"{step} at {width} px: the stage table scrolls without saying so")
 
     def history(self, width: int, game: int) -> None:
         screen = self.screen(width)
