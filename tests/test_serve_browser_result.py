@@ -2,10 +2,12 @@
 at 7 players", "honest labels"). In Debian's chromium driven by Playwright, against
 ``critter-kitchen serve`` with a token.
 
-- the result says each stage in words (its description in the rules card), groups the awards
+- the result names each stage by its short name (its ``name`` in the rules card), its
+  description a tap away (a ``details`` in the row, readable on a phone), groups the awards
   by player and shows each player's critic quality as a sum of their courses with every card
   that changed one, in the words of ``critter-kitchen score --explain`` (friendly ties too);
-- at 390 px, 7 players (the À La Carte model): the stage table says it scrolls, every tap
+- at 390 px, 7 players (the À La Carte model): the stage table fits, and says it scrolls once a
+  stage's description opened in its row widens it; every tap
   target is at least 44 px high, no spice box cuts its label, the status bar covers no field
   being typed in; the setup step says where the player limit comes from;
 - placeholder data (the score track's rows, a pack that is a model of an expansion) is said
