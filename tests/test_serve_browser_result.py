@@ -17,6 +17,7 @@ at 7 players", "honest labels"). In Debian's chromium driven by Playwright, agai
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,7 +76,11 @@ def shot(page, folder: Path, name: str, at: str | None = None) -> None:
 
 
 def kept(serve: Serve, path: Path) -> int:
-    answer = call(serve.url + "api/games", "POST", yaml.safe_load(path.read_text()))
+    return kept_record(serve, yaml.safe_load(path.read_text()))
+
+
+def kept_record(serve: Serve, record: dict) -> int:
+    answer = call(serve.url + "api/games", "POST", record)
     assert isinstance(answer, dict)
     return int(answer["id"])
 
@@ -285,3 +290,16 @@ def test_placeholder_data_is_said_where_it_affects_the_result(serve, browser, tm
     expect(page.locator("#note-1")).to_have_text(f"1. {TRACK}")
     expect(page.locator(".scroll-cue")).to_be_hidden()  # 4 players fit at 390 px
     shot(page, tmp_path, "score-pad-result-4-390")
+
+
+def test_a_stage_without_a_short_name_is_named_by_its_description_as_before(serve, browser) -> None:
+    # the solo rules replace two base stages and give them no short name
+    solo = yaml.safe_load((ROOT / "tests" / "golden" / "solo" / "against-mcdogalds.yaml").read_text())
+    page = opened(browser, serve, PHONE)
+    page.goto(f"{serve.url}games/{kept_record(serve, {**solo, 'packs': ['solo']})}")
+    soup = page.locator('#stages tr[data-stage="critic.most_soup"] th')
+    expect(soup).to_have_text(
+        re.compile(r"^unused soup and bisque worth at least solo_soup_target earn 1 star( placeholder \d+)*$")
+    )
+    expect(soup.locator("details")).to_have_count(0)
+    expect(page.locator('#stages tr[data-stage="challenge.round3"] th summary')).to_have_text("Round 3 meals")
