@@ -132,3 +132,26 @@ def test_cards_json_gives_a_stages_name_only_where_it_has_one(capsys) -> None:
     assert main(["cards", "encore", "--pack", "tests/packs/card-stages", "--format", "json"]) == 0
     card = json.loads(capsys.readouterr().out)
     assert "name" not in card["stages"][0]
+
+
+def test_a_stage_name_is_printed_escaped(tmp_path: Path, capsys) -> None:
+    # a name with a terminal sequence, markup and a line break: --explain prints it escaped, on one
+    # line; cards escapes it too
+    pack = tmp_path / "loud"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: loud\nname: Loud\n")
+    stage = {
+        "id": "critic.loud",
+        "name": "\x1b[2J<b>Loud</b>\nWinner",
+        "description": "a stage whose name would clear the screen",
+        "do": 'award 0 stars to highest(1 for p in players) for "loud"',
+    }
+    (pack / "rules.yaml").write_text(
+        yaml.safe_dump({"id": "loud-rules", "kind": "rules", "name": "L", "stages": [stage]})
+    )
+    assert main(["score", "examples/two-players.yaml", "--pack", str(pack), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\nWinner (" not in out
+    assert "  critic.loud (\\x1b[2J<b>Loud</b> Winner): a stage whose name would clear the screen\n" in out
+    assert main(["cards", "loud-rules", "--pack", str(pack)]) == 0
+    assert "\x1b" not in capsys.readouterr().out
