@@ -38,7 +38,7 @@ def test_explain_says_each_critic_quality_as_a_sum_with_every_card_that_changed_
         "    mushroom 5: served 3 = 3, then +2 by the-forager (critic.final_quality) = 5",
         "    bread 4: served 2 = 2, then +2 by the-forager (critic.final_quality) = 4",
     ]
-    assert "  critic.rumors: the three rumors are revealed; their effects hook onto this stage\n" in out
+    assert "  critic.rumors (Rumors): the three rumors are revealed; their effects hook onto this stage\n" in out
 
 
 def test_explain_gives_an_automated_rivals_quality_as_given(capsys, monkeypatch) -> None:

@@ -290,12 +290,12 @@ async def test_hovers(client: LanguageClient, pack: Path) -> None:
         check=True,
     ).stdout
     assert await hover_at(client, card, 9, 36) == f"```text\n{shown.rstrip()}\n```"
-    # a stage: its description and the cards hooked to it
+    # a stage: its short name, its description and the cards hooked to it
     stage = await hover_at(client, card, 5, 18)
     assert stage is not None
     assert stage.splitlines()[:5] == [
         "```text",
-        "stage critic.rumors",
+        "stage critic.rumors (Rumors)",
         "declared by base-rules",
         "",
         "the three rumors are revealed; their effects hook onto this stage",

@@ -34,6 +34,7 @@ BROKEN = {
     "effect-before-and-after.yaml": ("card", "$.effects[0]"),
     "challenge-requires-not-list.yaml": ("challenge", "$.requires"),
     "rules-stage-without-do.yaml": ("rules", "$.stages[0]"),
+    "rules-stage-name-not-text.yaml": ("rules", "$.stages[0].name"),
     "pack-unknown-key.yaml": ("pack", "$"),
     "record-negative-value.yaml": ("game-record", "$.challenge_meals.round3.Ana['harbor-stew'].ingredients[0].value"),
 }

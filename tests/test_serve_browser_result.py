@@ -2,10 +2,12 @@
 at 7 players", "honest labels"). In Debian's chromium driven by Playwright, against
 ``critter-kitchen serve`` with a token.
 
-- the result says each stage in words (its description in the rules card), groups the awards
+- the result names each stage by its short name (its ``name`` in the rules card), its
+  description a tap away (a ``details`` in the row, readable on a phone), groups the awards
   by player and shows each player's critic quality as a sum of their courses with every card
   that changed one, in the words of ``critter-kitchen score --explain`` (friendly ties too);
-- at 390 px, 7 players (the À La Carte model): the stage table says it scrolls, every tap
+- at 390 px, 7 players (the À La Carte model): the stage table fits, and says it scrolls once a
+  stage's description opened in its row widens it; every tap
   target is at least 44 px high, no spice box cuts its label, the status bar covers no field
   being typed in; the setup step says where the player limit comes from;
 - placeholder data (the score track's rows, a pack that is a model of an expansion) is said
@@ -15,6 +17,7 @@ at 7 players", "honest labels"). In Debian's chromium driven by Playwright, agai
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,7 +76,11 @@ def shot(page, folder: Path, name: str, at: str | None = None) -> None:
 
 
 def kept(serve: Serve, path: Path) -> int:
-    answer = call(serve.url + "api/games", "POST", yaml.safe_load(path.read_text()))
+    return kept_record(serve, yaml.safe_load(path.read_text()))
+
+
+def kept_record(serve: Serve, record: dict) -> int:
+    answer = call(serve.url + "api/games", "POST", record)
     assert isinstance(answer, dict)
     return int(answer["id"])
 
@@ -87,7 +94,13 @@ def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(s
     page = opened(browser, serve, PHONE)
     page.goto(f"{serve.url}games/{kept(serve, TWO)}")
     rumors = page.locator('#stages tr[data-stage="critic.rumors"] th')
-    expect(rumors).to_have_text("the three rumors are revealed; their effects hook onto this stage")
+    expect(rumors.locator("summary")).to_have_text("Rumors")  # its short name, its description a tap away
+    about = rumors.locator(".about")
+    expect(about).to_be_hidden()
+    rumors.locator("summary").click()
+    expect(about).to_have_text("the three rumors are revealed; their effects hook onto this stage")
+    expect(about).to_be_visible()
+    assert rumors.locator("details").get_attribute("title") == about.inner_text()
     assert page.locator("#awards .by-player h3 .who").all_inner_texts() == ["Ana", "Ben"]
     ben = page.locator("#sums li").nth(1)
     expect(ben.locator(".sum")).to_have_text(
@@ -99,7 +112,7 @@ def test_stages_in_words_awards_by_player_and_quality_as_a_sum_as_explain_says(s
     text = explain(TWO)
     assert "  Ben 39 = carrot 4 + fish 10 + cheese 5 + mushroom 5 + meat 5 + wine 6 + bread 4\n" in text
     assert "    fish 10: served 5 = 5, then ×2 by fish-fanatic (critic.rumors) = 10\n" in text
-    assert "  critic.rumors: the three rumors are revealed; their effects hook onto this stage\n" in text
+    assert "  critic.rumors (Rumors): the three rumors are revealed; their effects hook onto this stage\n" in text
     shot(page, tmp_path, "score-pad-quality-sum", at="#sums li")
 
 
@@ -121,7 +134,7 @@ def tap_targets_too_small(page, scope: str) -> list[str]:
     """What a finger taps in ``scope`` (buttons, fields, links styled as buttons, the
     navigation's links, labelled choices) that is shown and less than :data:`TAP` px high."""
     return page.locator(scope).evaluate(
-        """(root, least) => [...root.querySelectorAll('button, select, a.button, nav a, label.choice, '
+        """(root, least) => [...root.querySelectorAll('button, select, a.button, nav a, label.choice, summary, '
              + 'input:not([type=checkbox]):not([type=radio]):not([type=file])')]
            .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < least)
            .map((el) => el.outerHTML.slice(0, 80))""",
@@ -129,13 +142,35 @@ def tap_targets_too_small(page, scope: str) -> list[str]:
     )
 
 
-def test_seven_players_on_a_phone_the_table_says_it_scrolls(serve, browser, tmp_path) -> None:
+def fits(page) -> bool:
+    """Whether the result's stage table is no wider than its box (nothing to scroll to)."""
+    return bool(
+        page.evaluate(
+            "() => { const b = document.querySelector('#stages').parentElement; "
+            "return b.scrollWidth <= b.clientWidth + 1; }"
+        )
+    )
+
+
+def test_seven_players_on_a_phone_the_table_fits_and_says_when_it_scrolls(serve, browser, tmp_path) -> None:
     game = kept(serve, SEVEN)
     phone = opened(browser, serve, PHONE)
     phone.goto(f"{serve.url}games/{game}")
+    expect(phone.locator("#stages")).to_be_visible()
+    # the stages by their short names: the table with a column per player fits 390 px
+    assert fits(phone)
+    expect(phone.locator(".scroll-cue")).to_be_hidden()
+    shot(phone, tmp_path, "score-pad-result-7-390", at="#stages")
+    # a stage's description opened in its row widens the table: then it says it scrolls
+    trophies = phone.locator('#stages tr[data-stage="alc.trophies"] th')
+    trophies.locator("summary").click()
+    expect(trophies.locator(".about")).to_have_text("every trophy a player won is worth trophy_stars stars")
+    box = trophies.locator(".about").bounding_box()
+    assert box is not None and box["width"] >= 120  # read as a line of words, not a word a line
     expect(phone.locator(".scroll-cue")).to_be_visible()
     expect(phone.locator(".scroll-cue")).to_have_text("scroll →")
-    shot(phone, tmp_path, "score-pad-result-7-390", at=".scroll-cue")
+    trophies.locator("summary").click()
+    expect(phone.locator(".scroll-cue")).to_be_hidden()
     laptop = opened(browser, serve, LAPTOP)
     laptop.goto(f"{serve.url}games/{game}")
     expect(laptop.locator("#stages")).to_be_visible()
@@ -255,3 +290,16 @@ def test_placeholder_data_is_said_where_it_affects_the_result(serve, browser, tm
     expect(page.locator("#note-1")).to_have_text(f"1. {TRACK}")
     expect(page.locator(".scroll-cue")).to_be_hidden()  # 4 players fit at 390 px
     shot(page, tmp_path, "score-pad-result-4-390")
+
+
+def test_a_stage_without_a_short_name_is_named_by_its_description_as_before(serve, browser) -> None:
+    # the solo rules replace two base stages and give them no short name
+    solo = yaml.safe_load((ROOT / "tests" / "golden" / "solo" / "against-mcdogalds.yaml").read_text())
+    page = opened(browser, serve, PHONE)
+    page.goto(f"{serve.url}games/{kept_record(serve, {**solo, 'packs': ['solo']})}")
+    soup = page.locator('#stages tr[data-stage="critic.most_soup"] th')
+    expect(soup).to_have_text(
+        re.compile(r"^unused soup and bisque worth at least solo_soup_target earn 1 star( placeholder \d+)*$")
+    )
+    expect(soup.locator("details")).to_have_count(0)
+    expect(page.locator('#stages tr[data-stage="challenge.round3"] th summary')).to_have_text("Round 3 meals")

@@ -24,6 +24,7 @@ from ..model.ruleset import (
     PRIORITY,
     SCOPE_WORDS,
     SCOPES,
+    STAGE_NAME_CHARS,
     TIMINGS,
     WILD_SLOT,
     Card,
@@ -510,7 +511,7 @@ class _Loader:
         rs = self.ruleset
         name = spec["id"]
         ast = self.parse_dsl(doc, ("stages", i, "do"))
-        stage = Stage(name, spec.get("description", ""), card.id, ast)
+        stage = Stage(name, spec.get("description", ""), card.id, ast, short_name=self.stage_name(doc, i, spec))
         existing = [s.name for s in rs.stages]
         if name in existing:
             if "before" in spec or "after" in spec:
@@ -539,6 +540,19 @@ class _Loader:
         else:
             rs.stages.append(stage)
         self.stage_sources[name] = (doc, ("stages", i, "do"))
+
+    def stage_name(self, doc: Document, i: int, spec: dict[str, Any]) -> str:
+        """The short name of stage ``i`` of a card (its ``name``), or "" when it has none or
+        one longer than :data:`STAGE_NAME_CHARS` (a problem)."""
+        short = spec.get("name", "")
+        if len(short) > STAGE_NAME_CHARS:
+            message = (
+                f"stage name {shown(short)} has {len(short)} characters; a stage's name may have at most"
+                f" {STAGE_NAME_CHARS} (its description may say the rest)"
+            )
+            self.at(doc, ("stages", i, "name"), message, "CK101")
+            return ""
+        return str(short)
 
     def base_rules_id(self) -> str:
         rules = self.ruleset.rules_cards
@@ -585,7 +599,9 @@ class _Loader:
         card.effects = tuple(effects)
         for i, spec in enumerate(data.get("stages", [])):
             ast = self.parse_dsl(doc, ("stages", i, "do"))
-            self.card_stages.append((doc, i, Stage(spec["id"], spec.get("description", ""), card.id, ast)))
+            short = self.stage_name(doc, i, spec)
+            stage = Stage(spec["id"], spec.get("description", ""), card.id, ast, short_name=short)
+            self.card_stages.append((doc, i, stage))
         if not (
             card.requires or card.parameters or data.get("effects") or data.get("stages") or data.get("constraints")
         ):

@@ -103,9 +103,10 @@ def card_hover(card: Card, rs: Ruleset) -> str:
 
 
 def stage_hover(name: str, rs: Ruleset) -> str:
-    """A stage's description, the rules card that declares it and the cards hooked to it."""
+    """A stage's short name and description, the rules card that declares it and the cards hooked to it."""
     stage = next(s for s in rs.stages if s.name == name)
-    lines = [f"stage {name}", f"declared by {stage.card}", "", " ".join(stage.description.split())]
+    named = f"stage {name} ({stage.short_name})" if stage.short_name else f"stage {name}"
+    lines = [named, f"declared by {stage.card}", "", " ".join(stage.description.split())]
     hooked = [(e.timing, c) for c in rs.cards.values() for e in c.effects if e.stage == name]
     lines += ["", f"cards hooked to it: {len(hooked)}" if hooked else "no card is hooked to it"]
     lines += [f"  {timing}: {card.id} ({card.name})" for timing, card in hooked[:MAX_HOOKED_SHOWN]]

@@ -93,20 +93,37 @@ class Constraint(_Syntax):
         return Constraint, (self.meal, self.message, self.card, self.index, self._pickled_ast(), self.code)
 
 
+# The most characters of a stage's short name (its ``name`` in a card's ``stages``): it heads
+# a row of the score pad's result beside a column per player, so at 7 players on a 390 px
+# phone a longer one would push the table past the screen.
+STAGE_NAME_CHARS = 24
+
+
 class Stage(_Syntax):
-    __slots__ = ("name", "description", "card", "code")
+    """A scoring stage: ``name`` is its id (``critic.rumors``), ``description`` what it does in
+    words, ``short_name`` the few words a narrow table heads its row with ("" when its card
+    gives none: the description stands in)."""
+
+    __slots__ = ("name", "description", "card", "code", "short_name")
 
     def __init__(
-        self, name: str, description: str, card: str, ast: Program | bytes | None, code: Compiled | None = None
+        self,
+        name: str,
+        description: str,
+        card: str,
+        ast: Program | bytes | None,
+        code: Compiled | None = None,
+        short_name: str = "",
     ) -> None:
         super().__init__(ast)
         self.name = name
         self.description = description
         self.card = card  # the rules card that declares it
         self.code = code
+        self.short_name = short_name
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return Stage, (self.name, self.description, self.card, self._pickled_ast(), self.code)
+        return Stage, (self.name, self.description, self.card, self._pickled_ast(), self.code, self.short_name)
 
 
 class TieBreak(_Syntax):

@@ -21,6 +21,7 @@ from ..model.ruleset import (
     Card,
     Constraint,
     Ruleset,
+    Stage,
 )
 
 _TIMING = {"before": "Before", "after": "After", "replace": "Instead of"}
@@ -49,7 +50,7 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     ]
     stages = [s for s in ruleset.stages if s.card == card.id and s.ast is not None]
     if stages:
-        out["stages"] = [{"id": s.name, "description": s.description, "english": program_lines(s.ast)} for s in stages]
+        out["stages"] = [_stage_json(s) for s in stages]
     if card.kind == ruleset.rules_kind:
         keys = [tb for tb in ruleset.tiebreaks if tb.card == card.id]
         if keys:
@@ -57,6 +58,15 @@ def card_json(card: Card, ruleset: Ruleset) -> dict[str, Any]:
         ending = _ending(card)
         if ending is not None:
             out["when_tied"] = {**ending, "english": _ENDINGS[ending["by"]]}
+    return out
+
+
+def _stage_json(stage: Stage) -> dict[str, Any]:
+    """A stage a card declares: its id, its short name when it has one, its description and English."""
+    out: dict[str, Any] = {"id": stage.name}
+    if stage.short_name:
+        out["name"] = stage.short_name
+    out.update(description=stage.description, english=program_lines(stage.ast))
     return out
 
 
@@ -100,7 +110,8 @@ def english_lines(card: Card, ruleset: Ruleset, held: bool | None = None) -> lis
         lines += [f"    {line}" for line in program_lines(effect.ast)]
     for stage in ruleset.stages:
         if stage.card == card.id and stage.ast is not None:
-            lines += ["", f"Stage {stage.name}: {stage.description}"]
+            named = f"{stage.name} ({stage.short_name})" if stage.short_name else stage.name
+            lines += ["", f"Stage {named}: {stage.description}"]
             lines += [f"    {line}" for line in program_lines(stage.ast)]
     if card.kind == ruleset.rules_kind:
         lines += ranking_lines(card, ruleset)

@@ -1,8 +1,8 @@
 """A result explained, as data: the one account that ``score --explain`` writes as text and
 the score pad lays out as a page.
 
-- :func:`stage_words`: each stage that ran, with what it does in words (the stage's own
-  ``description`` in its card's data);
+- :func:`stage_words`: each stage that ran, with its short name and what it does in words
+  (the stage's own ``name`` and ``description`` in its card's data);
 - :func:`award_statements`: each award statement (one stage, one card, one reason), who got
   how many stars, and whether it was a friendly tie, with the words both outputs say of it;
 - :func:`quality_sums`: each player's critic quality as the sum of their courses, each course
@@ -24,14 +24,21 @@ if TYPE_CHECKING:
 HOW = {"set": "set to {}", "add": "{:+d}", "multiply": "×{}"}  # a change of a course's quality, in words
 
 
-def stage_words(result: Result) -> list[tuple[str, str]]:
-    """(stage id, its description) for each stage with a row in the result, in order: every
-    stage that ran, then any other stage an award names. A stage without a description
-    is named by its id."""
+def stage_words(result: Result) -> list[tuple[str, str, str]]:
+    """(stage id, its short name, its description) for each stage with a row in the result,
+    in order: every stage that ran, then any other stage an award names. The short name is
+    the stage's ``name`` in its card, "" when it has none (its description names the row
+    then); a stage without a description is described by its id."""
     game = result.game
-    described = {s.name: s.description for s in game.ruleset.stages}
+    stages = {s.name: s for s in game.ruleset.stages}
     ids = list(dict.fromkeys([*game.stages_run, *(a.stage for a in result.awards)]))
-    return [(sid, " ".join(described.get(sid, "").split()) or sid) for sid in ids]
+    out = []
+    for sid in ids:
+        stage = stages.get(sid)
+        short = " ".join(stage.short_name.split()) if stage is not None else ""
+        words = " ".join(stage.description.split()) if stage is not None else ""
+        out.append((sid, short, words or sid))
+    return out
 
 
 def award_statements(awards: list[Award]) -> list[dict[str, Any]]:
@@ -146,7 +153,7 @@ def stage_notes(result: Result) -> dict[str, list[str]]:
         for effect in card.effects:
             codes.setdefault(effect.stage, []).append(effect.code)
     out: dict[str, list[str]] = {}
-    for sid, _ in stage_words(result):
+    for sid, _, _ in stage_words(result):
         read = {name for code in codes.get(sid, []) if code is not None for name in code.params_read}
         found = [note for name, note in notes.items() if name in read]
         if found:

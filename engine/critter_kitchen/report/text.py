@@ -46,7 +46,10 @@ def result_text(result: Result, *, explain: bool = False) -> str:
 
         lines.append("")
         lines.append("Stages:")
-        lines.extend(f"  {escaped(sid)}: {escaped(words)}" for sid, words in stage_words(result) if words != sid)
+        for sid, short, words in stage_words(result):
+            named = f"{escaped(sid)} ({escaped(short)})" if short else escaped(sid)
+            if short or words != sid:
+                lines.append(f"  {named}: {escaped(words)}")
     for note in result.notes:
         lines.append("")
         lines.append(f"* Unverified: {escaped(note)}.")

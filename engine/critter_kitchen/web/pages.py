@@ -664,7 +664,8 @@ def ranking_line(s: Any) -> str:
 
 def stage_table(record: Any, result: Any, explanation: dict[str, Any] | None, cards: dict[str, str]) -> dict[str, Any]:
     """What a scored game's page shows of it, every word decided here: stars per stage per
-    player from the result's awards (every stage that ran a row, named in words), players in
+    player from the result's awards (every stage that ran a row, named by its short name with
+    its description as ``about``, or by its description alone), players in
     the record's order; the ranking's lines; the awards grouped by player, each statement in
     the words of ``score --explain`` with its card by name (``cards``: card id -> name); each
     player's critic quality as a sum; the notes of placeholder data, each marked on the rows it
@@ -674,7 +675,10 @@ def stage_table(record: Any, result: Any, explanation: dict[str, Any] | None, ca
     check's answer) lay out this same view."""
     names = [p.get("name", "") for p in record.get("players", []) if isinstance(p, dict)]
     awards = result.get("awards", [])
-    words = dict(explanation["stages"]) if explanation else {}
+    # a row is named by the stage's short name, its description one tap away; a stage
+    # without a short name by its description, as in score --explain
+    described = {sid: (short, about) for sid, short, about in explanation["stages"]} if explanation else {}
+    words = {sid: short or about for sid, (short, about) in described.items()}
     stages = list(dict.fromkeys([*words, *(a["stage"] for a in awards)]))
     cells = {stage: dict.fromkeys(names, 0) for stage in stages}
     for a in awards:
@@ -705,6 +709,7 @@ def stage_table(record: Any, result: Any, explanation: dict[str, Any] | None, ca
             {
                 "stage": stage,
                 "words": words.get(stage, stage),
+                "about": described[stage][1] if described.get(stage, ("", ""))[0] else "",
                 "cells": [cells[stage][n] for n in names],
                 "marks": [
                     i + 1 for i, note in enumerate(notes) if note.removeprefix("Unverified: ") in marked.get(stage, [])

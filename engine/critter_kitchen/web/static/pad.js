@@ -66,7 +66,12 @@ const pad = (() => {
       }
     };
     show();
-    if (!scrollCues.listening) { scrollCues.listening = true; window.addEventListener("resize", () => scrollCues(document)); }
+    if (!scrollCues.listening) {
+      scrollCues.listening = true;
+      window.addEventListener("resize", () => scrollCues(document));
+      // a stage's description opened in its row widens the table: the cue follows
+      document.addEventListener("toggle", () => scrollCues(document), true);
+    }
   }
 
   // The status bar (fixed at the bottom) never covers the field being typed in: the page ends

@@ -222,7 +222,7 @@
   }
 
   function options(where, name, more) {
-    const o = {R: rules, where, name, err: () => null, ...more,
+    const o = {R: rules, where, name, err: () => "", ...more,  // no problems shown at fields here: nothing, not "null"
       changed: (tapped) => {
         if (o.serve) o.serve();
         draft = partOf(form);
@@ -286,7 +286,7 @@
       h("p", {class: "actions"},
         h("button", {type: "button", onclick: () => save(false)}, "Save"),
         h("button", {type: "button", class: "primary", onclick: () => save(true)}, player.done ? "Save, still done" : "Done: submit my meals"),
-        h("button", {type: "button", id: "not-me", onclick: leave}, "Not me"))].flat());
+        h("button", {type: "button", id: "not-me", onclick: leave}, "Not me"))].flat().filter((c) => c));  // no undo: nothing, not "null"
   }
 
   async function save(done) {
