@@ -369,13 +369,18 @@
   function cardText(c, held) {
     if (!c) return null;
     const words = held && c.held ? c.held : c;
-    return h("div", {class: "card-text"}, h("p", {}, words.text), requirements(c, held),
+    return h("div", {class: "card-text"}, said(c, held),
       words.detail && words.detail !== words.text ? h("details", {}, h("summary", {}, "effects"), h("pre", {}, words.detail)) : null);
   }
-  function requirements(c, held) {
-    if (!c || !held || !c.held) return null;
-    return h("p", {class: "requires"}, "Requires ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
-      ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat());
+  // What a card says, its requirements once: on the card where the Hold token is, the engine's
+  // words for them with the requirement it covers struck through (after the card's printed text,
+  // if it has one); elsewhere the engine's text.
+  function said(c, held) {
+    if (!c) return null;
+    if (!held || !c.held) return h("p", {class: "text"}, c.text);
+    return [c.printed ? h("p", {class: "text"}, c.held.text) : null,
+      h("p", {class: "requires"}, "Requires: ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
+        ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat(), " (" + c.held.note + ")")];
   }
   const heldCard = (r, id) => { const ids = roundCards(r); return ids.length > 0 && ids[ids.length - 1] === id; };
 
@@ -651,7 +656,7 @@
       const body = h("div", {class: "meal-body"}, meal.starsLine(where), meal.ingredients(o, m));
       set.append(h("div", {class: "meal" + (m.served ? "" : " unserved"), "data-card": id},
         h("label", {class: "served"}, box, " ", h("b", {}, c ? c.name : id)),
-        h("p", {class: "text"}, c ? (held && c.held ? c.held : c).text : ""), requirements(c, held), err(where), body));
+        said(c, held), err(where), body));
       if (m.served && !meal.hasLine(where)) meal.score(where, o.ask, true);
     }
     if (!roundCards(r).length) set.append(h("p", {class: "hint"}, "Pick the challenge cards of " + r + " first."));
