@@ -459,26 +459,14 @@
 
   // --- undo ---------------------------------------------------------------------------
 
-  // What a destructive action ("Start over", a player's ✕) replaced, as it was: "Undo" on the
-  // bar it shows puts it back exactly, step and shown player included.
-  let undone = null;
+  // What a destructive action ("Start over", a player's ✕, a meal's row removed) replaced, as it
+  // was: "Undo" on the pad's undo bar puts it back exactly, step and shown player included.
   function undoable(what) {
-    undone = JSON.stringify({S, step, shown});
-    $("#undo-what").textContent = what;
-    $("#undo").hidden = false;
-    // the next thing typed or picked ends it: undoing then would take that away too
-    const end = (e) => {
-      if (e.target.closest && e.target.closest("#undo")) return;
-      undone = null; $("#undo").hidden = true;
-      document.removeEventListener("input", end, true); document.removeEventListener("change", end, true);
-    };
-    setTimeout(() => { document.addEventListener("input", end, true); document.addEventListener("change", end, true); }, 0);
+    const was = JSON.stringify({S, step, shown});
+    pad.offerUndo(what, () => undo(was));
   }
-  async function undo() {
-    if (!undone) return;
+  async function undo(undone) {
     const was = JSON.parse(undone);
-    undone = null;
-    $("#undo").hidden = true;
     S = was.S;
     shown = was.shown;
     meal.forget();
@@ -972,7 +960,6 @@
       undoable("Started over");
       S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game");
     });
-    $("#undo-button").addEventListener("click", undo);
     $("#next-problem").addEventListener("click", nextProblem);
     for (const b of document.querySelectorAll("#steps button")) b.addEventListener("click", () => go(b.dataset.step));
     go(step);
