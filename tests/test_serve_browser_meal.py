@@ -219,3 +219,35 @@ def test_not_served_on_the_number_pad_unticks_the_meal_and_goes_on_to_the_next(v
     skip.click()  # a course not served
     expect(visit.field("critic_meals.Ana.courses.fish.value")).to_be_focused()
     expect(visit.field("critic_meals.Ana.courses.carrot.value")).to_have_value("")
+
+
+def test_what_was_left_is_entered_with_the_chips_and_the_number_pad(visit, tmp_path):
+    no_meals(visit, tmp_path)
+    page = visit.page
+    left = "critic_meals.Ana.left"
+    box = page.locator("#meals [data-player]:not([hidden]) details.left")
+    box.locator("summary").click()
+    page.click(f'[data-add="{left}"]')  # "Record what was left"
+    page.click(f'[data-add="{left}.ingredients"]')
+    page.click(f'[data-chip="{left}.ingredients:carrot"]')
+    expect(visit.field(f"{left}.ingredients[0].value")).to_be_focused()  # the number pad on its value
+    page.click('#numpad [data-pad-value="0"]')
+    # the engine's word on it, at its field
+    expect(page.locator(f'.err[data-for="{left}.ingredients[0].value"]')).to_contain_text(
+        "expected a positive whole number up to 1000000, got 0"
+    )
+    visit.field(f"{left}.ingredients[0].value").click()
+    page.click('#numpad [data-pad-value="4"]')
+    page.click(f'[data-add="{left}.spices"]')
+    page.click(f'[data-chip="{left}.spices:allspice"]')
+    page.click(f'[data-add="{left}.spices"]')
+    page.click(f'[data-chip="{left}.spices:fish"]')
+    page.click(f'[data-chip="{left}.spices[1]"]')  # a tap on a spice kept takes it out
+    expect(box.locator("select")).to_have_count(0)  # no native dropdown left
+    expect(page.locator(f'.err[data-for="{left}.ingredients[0].value"]')).to_be_hidden()
+    draft = page.evaluate("JSON.parse(localStorage.getItem('critter-kitchen-draft')).S")
+    ana = next(p["key"] for p in draft["players"] if p["name"] == "Ana")
+    assert draft["critic"][str(ana)]["left"] == {
+        "ingredients": [{"type": "carrot", "value": "4"}],
+        "spices": ["allspice"],
+    }

@@ -235,12 +235,14 @@ const meal = (() => {
     return box;
   }
 
-  // --- a pantry (the planner's): what a player holds, entered as a meal is ------------------
+  // --- a pantry (the planner's), or what a player left: what a player holds, entered as a meal is ---
 
-  // ``P``: {ingredients: [{type, value}], spices: [names], tokens: {name: count}}; o: {R, changed(), err(where)}.
-  // Its own number-pad group: the pad moves down its values only.
+  // ``P``: {ingredients: [{type, value}], spices: [names], tokens: {name: count}}; o: {R, changed(),
+  // err(where), at (the record path of what is entered: "pantry" unless given), tokens (false: none
+  // asked, as for what was left)}. Its own number-pad group: the pad moves down its values only.
   function pantry(o, P) {
     const {R} = o;
+    const at = o.at || "pantry";
     const box = h("div", {class: "pantry meal-rows", "data-pad-group": ""});
     const spices = [...R.ingredients, R.wild_spice];
     const draw = (to) => {
@@ -249,18 +251,19 @@ const meal = (() => {
       box.replaceChildren(
         ...P.ingredients.map((ing, i) => h("div", {class: "ingredient"}, h("div", {class: "line"},
           h("span", {class: "type"}, ing.type),
-          numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": "pantry.ingredients[" + i + "].value"}),
+          numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": at + ".ingredients[" + i + "].value"}),
           h("button", {type: "button", class: "small remove", "aria-label": "remove " + ing.type, onclick: () => { P.ingredients.splice(i, 1); draw(); o.changed(); }}, "✕")),
-        o.err("pantry.ingredients[" + i + "]"))),
+        o.err(at + ".ingredients[" + i + "].value"), o.err(at + ".ingredients[" + i + "]"))),
         h("div", {class: "chips spices"}, P.spices.map((sp, i) => chip(sp === R.wild_spice ? sp + " ✕" : sp + " spice ✕", true,
-          () => { P.spices.splice(i, 1); draw(); o.changed(); }, {"data-chip": "pantry.spices[" + i + "]", "aria-label": "remove " + sp}))),
+          () => { P.spices.splice(i, 1); draw(); o.changed(); }, {"data-chip": at + ".spices[" + i + "]", "aria-label": "remove " + sp}))),
+        ...P.spices.map((_, i) => o.err(at + ".spices[" + i + "]")), o.err(at + ".ingredients"), o.err(at + ".spices"),
         h("p", {class: "meal-actions"},
-          h("button", {type: "button", class: "small", "data-add": "pantry.ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
-          h("button", {type: "button", class: "small", "data-add": "pantry.spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
-        add, more, tokenChips(R, P.tokens, "pantry", () => o.changed()));
-      add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw("pantry.ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, "pantry.ingredients"));
+          h("button", {type: "button", class: "small", "data-add": at + ".ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
+          h("button", {type: "button", class: "small", "data-add": at + ".spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
+        add, more, o.tokens === false ? null : tokenChips(R, P.tokens, at, () => o.changed()));
+      add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw(at + ".ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, at + ".ingredients"));
       more.append(h("div", {class: "chips"}, spices.map((sp) => chip(sp === R.wild_spice ? sp : sp + " spice", false,
-        () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": "pantry.spices:" + sp}))));
+        () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": at + ".spices:" + sp}))));
       const field = to && box.querySelector('[data-where="' + CSS.escape(to) + '"]');
       if (field) field.focus({preventScroll: true});
     };

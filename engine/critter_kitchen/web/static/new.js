@@ -361,8 +361,6 @@
     if (id === undefined) return ((known.courses || {})[p.name]) ?? R.spices_per_course;
     return (((known.ingredients || {})[p.name] || {})[id]) ?? R.spices_per_ingredient;
   }
-  const spiceOptions = (none) => [["", none], ...R.ingredients.map((t) => [t, t + " spice"]), [R.wild_spice, R.wild_spice]];
-  const typeOptions = () => R.ingredients.map((t) => [t, t]);
 
   // A card's text; ``held``: it is the last card of its round, where the Hold token is, and
   // the engine's words for that (c.held) say so, the requirement it covers struck through.
@@ -678,17 +676,6 @@
     return set;
   }
 
-  // What a player left: an ingredient (type, value), no requirement, no spice.
-  function ingredientRow(list, i, where) {
-    const ing = list[i];
-    return h("div", {class: "ingredient"},
-      h("div", {class: "line"},
-        select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
-        count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
-        h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
-      err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
-  }
-
   // What the player had left unused at the end of the game: not recorded until asked for.
   function leftUnused(c, where) {
     const at = path(where, "left");
@@ -709,18 +696,9 @@
         }}, "Record what was left"));
       return box;
     }
-    const left = c.left;
-    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i))));
-    left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
-      select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
-      h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
-      err(path(at, "spices", i)))));
-    box.append(err(path(at, "ingredients")), err(path(at, "spices")), h("p", {},
-      h("button", {type: "button", class: "small", "data-add": path(at, "ingredients"), onclick: () => {
-        left.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); redo();
-      }}, "+ ingredient"), " ",
-      h("button", {type: "button", class: "small", "data-add": path(at, "spices"), onclick: () => { left.spices.push(R.wild_spice); redo(); }}, "+ spice"), " ",
-      h("button", {type: "button", class: "small", onclick: () => { c.left = null; redo(); }}, "Not recorded")));
+    // entered as the planner's pantry is: a type chip and a value from the number pad, spices as chips
+    box.append(meal.pantry({R, at, tokens: false, err, changed: () => changed(true)}, c.left),
+      h("p", {}, h("button", {type: "button", class: "small", onclick: () => { c.left = null; redo(); }}, "Not recorded")));
     return box;
   }
 
