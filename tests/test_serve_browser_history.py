@@ -125,7 +125,10 @@ def test_opening_a_game_to_edit_puts_the_draft_aside_with_an_undo(serve: Serve, 
 def test_an_import_that_replaces_the_form_is_undone(serve: Serve, laptop) -> None:
     page = laptop
     page.goto(serve.url + "new")
+    before = page.locator('[data-where="players[0].name"]').element_handle()
     page.click("#start-over")
+    # the fresh form drawn (after the packs' rules are asked again): typed into before, a name would be lost
+    page.wait_for_function("el => !el.isConnected", arg=before)
     page.locator('[data-where="players[0].name"]').fill("Zed")
     page.locator('[data-where="players[1].name"]').fill("Yan")
     page.set_input_files("#import", str(FIVE))
