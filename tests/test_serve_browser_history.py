@@ -125,7 +125,10 @@ def test_opening_a_game_to_edit_puts_the_draft_aside_with_an_undo(serve: Serve, 
 def test_an_import_that_replaces_the_form_is_undone(serve: Serve, laptop) -> None:
     page = laptop
     page.goto(serve.url + "new")
+    before = page.locator('[data-where="players[0].name"]').element_handle()
     page.click("#start-over")
+    # the fresh form drawn (after the packs' rules are asked again): typed into before, a name would be lost
+    page.wait_for_function("el => !el.isConnected", arg=before)
     page.locator('[data-where="players[0].name"]').fill("Zed")
     page.locator('[data-where="players[1].name"]').fill("Yan")
     page.set_input_files("#import", str(FIVE))
@@ -223,6 +226,32 @@ def test_a_change_refused_as_stale_is_set_aside_with_an_undo(serve: Serve, brows
     assert isinstance(room, dict)
     assert [c["value"] for c in room["players"][0]["part"]["critic_meal"]["courses"].values()] == [4]
     assert room["players"][0]["version"] == 3
+
+
+def test_a_rooms_meal_form_offers_its_undo_on_the_pads_undo_bar(serve: Serve, browser) -> None:
+    record = yaml.safe_load(TWO.read_text())
+    made = open_room(serve, {k: v for k, v in record.items() if k not in ("challenge_meals", "critic_meals")})
+    phone = device(browser, made["join"])
+    phone.click('[data-seat="0"] button')
+    roast = "challenge_meals.round3.Ana.sunday-roast"  # meat, carrot
+    phone.click(f'[data-where="{roast}.ingredients[0].value"]')
+    phone.click('#numpad [data-pad-value="3"]')
+    phone.click('#numpad [data-pad-value="4"]')
+    phone.click('#editor [aria-label="remove ingredient 2"] >> nth=0')
+    # said on the bar every page of the pad has for its undo, not in a line of the form's own
+    expect(phone.locator("#undo")).to_be_visible()
+    expect(phone.locator("#undo-what")).to_have_text("Removed carrot 4 from Sunday Roast")
+    expect(phone.locator("#editor .undo")).to_have_count(0)
+    phone.click("#undo-button")
+    expect(phone.locator(f'[data-where="{roast}.ingredients[1].value"]')).to_have_value("4")
+    expect(phone.locator("#undo")).to_be_hidden()
+    phone.click(f'[data-clear="{roast}"]')
+    expect(phone.locator("#undo-what")).to_have_text("Cleared Sunday Roast")
+    # as on the new-game page, the next thing entered ends the offer (undoing would take it away too)
+    phone.click('[data-where="critic_meals.Ana.courses.carrot.value"]')
+    phone.click('#numpad [data-pad-value="5"]')
+    expect(phone.locator("#undo")).to_be_hidden()
+    expect(phone.locator(f'[data-where="{roast}.ingredients[0].value"]')).to_have_value("")
 
 
 def test_a_room_is_kept_once_for_the_room_and_every_device_says_so(serve: Serve, browser, laptop) -> None:

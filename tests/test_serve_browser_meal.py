@@ -149,3 +149,105 @@ def test_a_row_removed_and_a_meal_cleared_come_back_with_undo(visit, tmp_path):
     expect(visit.field(f"{ROAST}.ingredients[0].value")).to_have_value("3")
     expect(page.locator(f'[data-meal="{ROAST}"]')).to_be_checked()
     expect(line).to_have_text("quality 11 → 1 star")
+
+
+# --- the number pad goes where the next value is (issue 26, the 120-tap goal) -------------
+
+STEW = "challenge_meals.round3.Ana.harbor-stew"  # fish, carrot, bread; the Hold token covers the bread
+CHOWDER = "challenge_meals.round3.Ana.river-chowder"  # fish, mushroom
+
+
+def test_the_number_pad_passes_the_row_the_hold_token_covers(visit, tmp_path):
+    no_meals(visit, tmp_path)
+    page = visit.page
+    assert rows(visit, STEW) == ["fish", "carrot", "bread"]
+    visit.field(f"{STEW}.ingredients[0].value").click()
+    page.click('#numpad [data-pad-value="4"]')
+    page.click('#numpad [data-pad-value="2"]')
+    # the covered bread is not asked for: the pad goes on to what Ana kept after the round
+    expect(visit.field("players[0].kept.round3")).to_be_focused()
+    expect(visit.field(f"{STEW}.ingredients[2].value")).to_have_value("")
+    expect(page.locator(f'[data-stars="{STEW}"]')).to_have_text("quality 6 → 1 star")
+    # a tap on the covered row still takes a value, and the pad goes on from there
+    visit.field(f"{STEW}.ingredients[2].value").click()
+    page.click('#numpad [data-pad-value="3"]')
+    expect(visit.field(f"{STEW}.ingredients[2].value")).to_have_value("3")
+    expect(visit.field("players[0].kept.round3")).to_be_focused()
+
+
+def test_a_token_that_fills_the_meals_empty_rows_sends_the_pad_past_them(visit, tmp_path):
+    no_meals(visit, tmp_path)
+    page = visit.page
+    visit.field(f"{STEW}.ingredients[0].value").click()
+    page.click('#numpad [data-pad-value="4"]')
+    expect(visit.field(f"{STEW}.ingredients[1].value")).to_be_focused()
+    page.click(f'[data-chip="{STEW}.soup:1"]')  # the soup fills the carrot (examples/two-players.yaml)
+    expect(page.locator(f'[data-stars="{STEW}"]')).to_have_text("quality 5 → 0 stars")
+    expect(visit.field("players[0].kept.round3")).to_be_focused()
+    # a token that leaves a row to fill keeps the pad where it is
+    visit.field(f"{ROAST}.ingredients[0].value").click()
+    page.click(f'[data-chip="{ROAST}.bisque:1"]')
+    expect(page.locator(f'[data-stars="{ROAST}"]')).to_contain_text("not scored yet")
+    expect(visit.field(f"{ROAST}.ingredients[0].value")).to_be_focused()
+    page.click('#numpad [data-pad-value="3"]')  # the meat: the bisque fills the carrot, the meal is scored
+    expect(page.locator(f'[data-stars="{ROAST}"]')).to_contain_text("quality")
+    expect(visit.field(f"{ROAST}.ingredients[1].value")).to_be_focused()  # a value goes a row down, as ever
+
+
+def test_not_served_on_the_number_pad_unticks_the_meal_and_goes_on_to_the_next(visit, tmp_path):
+    no_meals(visit, tmp_path)
+    page = visit.page
+    skip = page.locator("#numpad [data-pad-skip]")
+    visit.field(f"{ROAST}.ingredients[0].value").click()
+    page.click('#numpad [data-pad-value="3"]')
+    expect(page.locator(f'[data-meal="{ROAST}"]')).to_be_checked()
+    expect(skip).to_have_text("Not served")
+    box = skip.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    skip.click()
+    # unticked as its box does (the 3 is kept, not recorded), the pad on the next card's first row
+    expect(page.locator(f'[data-meal="{ROAST}"]')).not_to_be_checked()
+    expect(visit.field(f"{ROAST}.ingredients[0].value")).to_have_value("3")
+    expect(visit.field(f"{CHOWDER}.ingredients[0].value")).to_be_focused()
+    skip.click()  # a meal never started: on to the next card
+    expect(page.locator(f'[data-meal="{CHOWDER}"]')).not_to_be_checked()
+    expect(visit.field(f"{STEW}.ingredients[0].value")).to_be_focused()
+    skip.click()  # the last card of the round: on to what Ana kept, where the key skips a field
+    expect(visit.field("players[0].kept.round3")).to_be_focused()
+    expect(skip).to_have_text("Skip")
+    visit.field("critic_meals.Ana.courses.carrot.value").click()
+    skip.click()  # a course not served
+    expect(visit.field("critic_meals.Ana.courses.fish.value")).to_be_focused()
+    expect(visit.field("critic_meals.Ana.courses.carrot.value")).to_have_value("")
+
+
+def test_what_was_left_is_entered_with_the_chips_and_the_number_pad(visit, tmp_path):
+    no_meals(visit, tmp_path)
+    page = visit.page
+    left = "critic_meals.Ana.left"
+    box = page.locator("#meals [data-player]:not([hidden]) details.left")
+    box.locator("summary").click()
+    page.click(f'[data-add="{left}"]')  # "Record what was left"
+    page.click(f'[data-add="{left}.ingredients"]')
+    page.click(f'[data-chip="{left}.ingredients:carrot"]')
+    expect(visit.field(f"{left}.ingredients[0].value")).to_be_focused()  # the number pad on its value
+    page.click('#numpad [data-pad-value="0"]')
+    # the engine's word on it, at its field
+    expect(page.locator(f'.err[data-for="{left}.ingredients[0].value"]')).to_contain_text(
+        "expected a positive whole number up to 1000000, got 0"
+    )
+    visit.field(f"{left}.ingredients[0].value").click()
+    page.click('#numpad [data-pad-value="4"]')
+    page.click(f'[data-add="{left}.spices"]')
+    page.click(f'[data-chip="{left}.spices:allspice"]')
+    page.click(f'[data-add="{left}.spices"]')
+    page.click(f'[data-chip="{left}.spices:fish"]')
+    page.click(f'[data-chip="{left}.spices[1]"]')  # a tap on a spice kept takes it out
+    expect(box.locator("select")).to_have_count(0)  # no native dropdown left
+    expect(page.locator(f'.err[data-for="{left}.ingredients[0].value"]')).to_be_hidden()
+    draft = page.evaluate("JSON.parse(localStorage.getItem('critter-kitchen-draft')).S")
+    ana = next(p["key"] for p in draft["players"] if p["name"] == "Ana")
+    assert draft["critic"][str(ana)]["left"] == {
+        "ingredients": [{"type": "carrot", "value": "4"}],
+        "spices": ["allspice"],
+    }

@@ -229,6 +229,9 @@ def test_ui_cards_gives_the_rules_the_page_needs(client):
     hold = "Requires: fish, carrot, bread (left to right; the Hold token covers the last)"
     assert cards["harbor-stew"]["held"]["text"] == hold
     assert cards["harbor-stew"]["held"]["covered"] == 2
+    # the engine's words for how they are read then, for a page that says the requirements once
+    assert cards["harbor-stew"]["held"]["note"] == "left to right; the Hold token covers the last"
+    assert cards["harbor-stew"]["printed"] is False  # its text is its requirements in words
     assert cards["fish-fanatic"]["text"].startswith("The critic adores fish.")
     assert "Multiply p's fish course quality by 2." in cards["fish-fanatic"]["detail"]
     assert "cards/base" not in json.dumps(data)  # no file of the server is named

@@ -528,16 +528,25 @@ def set_by_words(rules: Any, name: str) -> str:
 def card_entry(card: Any, rules: Any) -> dict[str, Any]:
     """A card for a picker: its name, its printed text (or requirements) and its effects in words."""
     from ..model.meals import MealRules, card_parameters
+    from ..report.cards import requirement_note
 
     entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "name": card.name, "pack": card.pack}
     entry.update(card_words(card, rules, False))
     if card.requires:
         entry["requires"] = list(card.requires)
-        # the card as the last of its round, with the Hold token on it: what it says then, and
-        # which requirement the token covers (the index of the first one a meal need not fill)
+        # whether its text is printed on the card (else it is its requirements in words)
+        entry["printed"] = bool(str(card.data.get("text", "")).strip())
+        # the card as the last of its round, with the Hold token on it: what it says then, which
+        # requirement the token covers (the index of the first one a meal need not fill) and how its
+        # requirements are read then ("left to right; the Hold token covers the last"), so that a
+        # page can say the requirements once with the covered one struck through
         own = MealRules(card_parameters(rules.base_params(), card))
         if own.covers_last(card, True):
-            entry["held"] = {**card_words(card, rules, True), "covered": len(own.listed_slots(card, True))}
+            entry["held"] = {
+                **card_words(card, rules, True),
+                "covered": len(own.listed_slots(card, True)),
+                "note": requirement_note(card, rules, True),
+            }
     return entry
 
 

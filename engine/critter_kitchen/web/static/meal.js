@@ -7,7 +7,7 @@
 const meal = (() => {
   const {h, call} = pad;
   const TOKEN_CHIPS = 3;  // counts of a token offered as chips (more: a tap on the highest adds one)
-  const PAD_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11, 12];  // the number pad's buttons, as laid out
+  const PAD_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0];  // the number pad's value buttons, as laid out
   const TYPED_MS = 150;  // a meal is scored this long after the last key typed (a tap: at once)
 
   // --- the number pad: one per page, for the focused field that has data-pad --------------
@@ -20,6 +20,7 @@ const meal = (() => {
     padBox = h("div", {id: "numpad", class: "numpad", role: "group", "aria-label": "number pad", hidden: true},
       PAD_VALUES.map((v) => h("button", {type: "button", "data-pad-value": v, ...press(() => put(String(v)))}, String(v))),
       h("button", {type: "button", class: "clear", "aria-label": "clear", ...press(() => put(""))}, "⌫"),
+      h("button", {type: "button", class: "skip", "data-pad-skip": "", ...press(skip)}, "Skip"),
       h("button", {type: "button", class: "done", ...press(() => { if (target) target.blur(); hide(); })}, "Done"));
     // room below the form for the pad, always (the page does not jump when the pad comes and goes)
     document.body.classList.add("with-pad");
@@ -32,6 +33,8 @@ const meal = (() => {
   function show(field) {
     target = field;
     padBox.hidden = false;
+    // on a challenge meal's row the pad's skip key says what it does: the meal is not served
+    padBox.querySelector("[data-pad-skip]").textContent = field.closest("[data-pad-meal]") ? "Not served" : "Skip";
     field.scrollIntoView({block: "center"});
   }
   function hide() { target = null; if (padBox) padBox.hidden = true; }
@@ -42,18 +45,41 @@ const meal = (() => {
     field.value = text;
     field.dispatchEvent(new Event("input", {bubbles: true}));  // not trusted: the page takes it as a tap
     if (text === "") return;
-    const group = field.closest("[data-pad-group]");
-    const all = group ? [...group.querySelectorAll("[data-pad]")].filter(shownField) : [];
-    const next = all[all.indexOf(field) + 1];
+    const next = onward(field);
     if (next) next.focus(); else { field.blur(); hide(); }
   }
-  const tapped = (e) => !e.isTrusted;
-  const shownField = (e) => e.getClientRects().length > 0 && e.closest("[data-pad-group]") === e.closest("[data-pad-group]");
+  // The field of ``field``'s group the pad goes on to after it: the next one shown, passing an empty
+  // row the Hold token covers (a meal need not fill it; a tap on it still takes a value) and, with
+  // ``past``, every field of the meal at that record path.
+  function onward(field, past) {
+    const group = field.closest("[data-pad-group]");
+    const all = group ? [...group.querySelectorAll("[data-pad]")].filter((e) => shownField(e) && e.closest("[data-pad-group]") === group) : [];
+    return all.slice(all.indexOf(field) + 1).find((e) => !passed(e) && !(past && (e.dataset.where || "").startsWith(past + ".")));
+  }
+  const passed = (e) => e.value === "" && !!e.closest("[data-covered]");
+  // "Not served" (on a challenge meal's row): the meal unticked, as its "served" box does (what was
+  // entered is kept, not recorded), and the pad on the first field after it; "Skip" elsewhere (a course
+  // not served, nothing kept): the pad on the next field.
+  function skip() {
+    const field = target;
+    if (!field) return;
+    const rows = field.closest("[data-pad-meal]");
+    const next = onward(field, rows ? rows.dataset.padMeal : null);
+    const to = next && next.dataset.where;
+    if (rows) {
+      const served = document.querySelector('[data-meal="' + CSS.escape(rows.dataset.padMeal) + '"]');
+      if (served && served.checked) served.click();  // its form may be drawn again: the next field is found anew
+    }
+    const again = to && document.querySelector('[data-where="' + CSS.escape(to) + '"]');
+    if (again) again.focus(); else { if (document.activeElement) document.activeElement.blur(); hide(); }
+  }
+  const tapped = (e) => !e.isTrusted;  // an input event the pad made (a key typed is trusted)
+  const shownField = (e) => e.getClientRects().length > 0;
   // The pad on the first empty field of ``group`` (a player's meals just opened), the page not scrolled.
   function start(group) {
-    const first = group && [...group.querySelectorAll("[data-pad]")].find((e) => shownField(e) && e.value === "");
+    const first = group && [...group.querySelectorAll("[data-pad]")].find((e) => shownField(e) && e.value === "" && !passed(e));
     if (first) first.focus({preventScroll: true});
-  }  // an input event the pad made (a key typed is trusted)
+  }
 
   // A number field the pad fills (typing on a keyboard works too); no phone keyboard opens.
   function numField(value, onchange, attrs) {
@@ -136,14 +162,14 @@ const meal = (() => {
   // Hold token covers, or -1), err(where), changed(tapped), redraw(focusPath), remove(what, fn)}.
   function ingredients(o, m) {
     const {R, where} = o;
-    const box = h("div", {class: "meal-rows"});
+    const box = h("div", {class: "meal-rows", "data-pad-meal": where});
     const required = ((o.card && o.card.requires) || []).filter((t) => R.ingredients.includes(t));
     m.ingredients.forEach((ing, i) => {
       const at = where + ".ingredients[" + i + "]";
       const covered = i === o.covered && ing.type === required[i] && String(ing.value ?? "") === "";
       const retype = (t) => { delete opened[at + ".type"]; ing.type = t; o.changed(true); o.redraw(at + ".value"); };
       const typeBox = h("div", {class: "retype", hidden: !opened[at + ".type"]}, opened[at + ".type"] ? typeChips(R, required, retype, at + ".type") : null);
-      box.append(h("div", {class: "ingredient" + (covered ? " covered" : "")},
+      box.append(h("div", {class: "ingredient" + (covered ? " covered" : ""), "data-covered": i === o.covered && ing.type === required[i] ? "" : null},
         h("div", {class: "line"},
           h("button", {type: "button", class: "type", "data-where": at + ".type", "aria-label": "ingredient " + (i + 1) + ": " + ing.type + " (change)",
             onclick: () => {
@@ -176,7 +202,7 @@ const meal = (() => {
           if (first && !adding.hidden) first.focus({preventScroll: true});
         }}, "+ ingredient"),
         h("button", {type: "button", class: "small", "data-clear": where, onclick: () => o.remove("Cleared " + o.name, () => clear(o, m))}, "Clear")),
-      adding, tokenChips(R, m.tokens, where, o.changed));
+      adding, tokenChips(R, m.tokens, where, (tap) => { tokensTapped(where); o.changed(tap); }));
     return box;
   }
 
@@ -209,12 +235,14 @@ const meal = (() => {
     return box;
   }
 
-  // --- a pantry (the planner's): what a player holds, entered as a meal is ------------------
+  // --- a pantry (the planner's), or what a player left: what a player holds, entered as a meal is ---
 
-  // ``P``: {ingredients: [{type, value}], spices: [names], tokens: {name: count}}; o: {R, changed(), err(where)}.
-  // Its own number-pad group: the pad moves down its values only.
+  // ``P``: {ingredients: [{type, value}], spices: [names], tokens: {name: count}}; o: {R, changed(),
+  // err(where), at (the record path of what is entered: "pantry" unless given), tokens (false: none
+  // asked, as for what was left)}. Its own number-pad group: the pad moves down its values only.
   function pantry(o, P) {
     const {R} = o;
+    const at = o.at || "pantry";
     const box = h("div", {class: "pantry meal-rows", "data-pad-group": ""});
     const spices = [...R.ingredients, R.wild_spice];
     const draw = (to) => {
@@ -223,18 +251,19 @@ const meal = (() => {
       box.replaceChildren(
         ...P.ingredients.map((ing, i) => h("div", {class: "ingredient"}, h("div", {class: "line"},
           h("span", {class: "type"}, ing.type),
-          numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": "pantry.ingredients[" + i + "].value"}),
+          numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": at + ".ingredients[" + i + "].value"}),
           h("button", {type: "button", class: "small remove", "aria-label": "remove " + ing.type, onclick: () => { P.ingredients.splice(i, 1); draw(); o.changed(); }}, "✕")),
-        o.err("pantry.ingredients[" + i + "]"))),
+        o.err(at + ".ingredients[" + i + "].value"), o.err(at + ".ingredients[" + i + "]"))),
         h("div", {class: "chips spices"}, P.spices.map((sp, i) => chip(sp === R.wild_spice ? sp + " ✕" : sp + " spice ✕", true,
-          () => { P.spices.splice(i, 1); draw(); o.changed(); }, {"data-chip": "pantry.spices[" + i + "]", "aria-label": "remove " + sp}))),
+          () => { P.spices.splice(i, 1); draw(); o.changed(); }, {"data-chip": at + ".spices[" + i + "]", "aria-label": "remove " + sp}))),
+        ...P.spices.map((_, i) => o.err(at + ".spices[" + i + "]")), o.err(at + ".ingredients"), o.err(at + ".spices"),
         h("p", {class: "meal-actions"},
-          h("button", {type: "button", class: "small", "data-add": "pantry.ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
-          h("button", {type: "button", class: "small", "data-add": "pantry.spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
-        add, more, tokenChips(R, P.tokens, "pantry", () => o.changed()));
-      add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw("pantry.ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, "pantry.ingredients"));
+          h("button", {type: "button", class: "small", "data-add": at + ".ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
+          h("button", {type: "button", class: "small", "data-add": at + ".spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
+        add, more, o.tokens === false ? null : tokenChips(R, P.tokens, at, () => o.changed()));
+      add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw(at + ".ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, at + ".ingredients"));
       more.append(h("div", {class: "chips"}, spices.map((sp) => chip(sp === R.wild_spice ? sp : sp + " spice", false,
-        () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": "pantry.spices:" + sp}))));
+        () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": at + ".spices:" + sp}))));
       const field = to && box.querySelector('[data-where="' + CSS.escape(to) + '"]');
       if (field) field.focus({preventScroll: true});
     };
@@ -250,6 +279,22 @@ const meal = (() => {
   const asked = {};
   const waiting = {};
   const flying = {};
+  // A token chip tapped while the pad is on an empty row of the meal: once the engine scores the meal
+  // (the tokens filled what its empty rows were for), the pad goes on past the meal's rows.
+  const onRow = {};
+  function tokensTapped(key) {
+    const at = document.activeElement;
+    const where = at && at.dataset && "pad" in at.dataset ? at.dataset.where || "" : "";
+    if (where.startsWith(key + ".") && at.value === "") onRow[key] = where; else delete onRow[key];
+  }
+  function filledByTokens(key) {
+    const where = onRow[key];
+    delete onRow[key];
+    const at = document.activeElement;
+    if (!where || !at || !at.dataset || at.dataset.where !== where || at.value !== "") return;
+    const next = onward(at, key);
+    if (next) next.focus(); else { at.blur(); hide(); }
+  }
   function starsLine(key) {
     const was = shown[key] || {text: "", kind: ""};
     return h("p", {class: "meal-stars " + was.kind, "data-stars": key, role: "status"}, was.text);
@@ -279,8 +324,10 @@ const meal = (() => {
       const data = answer.data || {};
       if (seen) seen(data);
       if (answer.ok && data.quality !== null && data.quality !== undefined) {
+        filledByTokens(key);
         setLine(key, "quality " + data.quality + " → " + data.stars + (data.stars === 1 ? " star" : " stars"), "good");
       } else {
+        delete onRow[key];
         const problems = (data.problems || []);
         const own = problems.find((p) => (p.where || "").startsWith(key)) || problems[0];
         setLine(key, own ? "not scored yet: " + own.message : answer.ok ? "" : "not scored (" + ((data.errors || [])[0] || answer.status) + ")", own ? "bad" : "");

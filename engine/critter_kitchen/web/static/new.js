@@ -361,21 +361,24 @@
     if (id === undefined) return ((known.courses || {})[p.name]) ?? R.spices_per_course;
     return (((known.ingredients || {})[p.name] || {})[id]) ?? R.spices_per_ingredient;
   }
-  const spiceOptions = (none) => [["", none], ...R.ingredients.map((t) => [t, t + " spice"]), [R.wild_spice, R.wild_spice]];
-  const typeOptions = () => R.ingredients.map((t) => [t, t]);
 
   // A card's text; ``held``: it is the last card of its round, where the Hold token is, and
   // the engine's words for that (c.held) say so, the requirement it covers struck through.
   function cardText(c, held) {
     if (!c) return null;
     const words = held && c.held ? c.held : c;
-    return h("div", {class: "card-text"}, h("p", {}, words.text), requirements(c, held),
+    return h("div", {class: "card-text"}, said(c, held),
       words.detail && words.detail !== words.text ? h("details", {}, h("summary", {}, "effects"), h("pre", {}, words.detail)) : null);
   }
-  function requirements(c, held) {
-    if (!c || !held || !c.held) return null;
-    return h("p", {class: "requires"}, "Requires ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
-      ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat());
+  // What a card says, its requirements once: on the card where the Hold token is, the engine's
+  // words for them with the requirement it covers struck through (after the card's printed text,
+  // if it has one); elsewhere the engine's text.
+  function said(c, held) {
+    if (!c) return null;
+    if (!held || !c.held) return h("p", {class: "text"}, c.text);
+    return [c.printed ? h("p", {class: "text"}, c.held.text) : null,
+      h("p", {class: "requires"}, "Requires: ", c.requires.map((t, k) => [k ? ", " : "", k === c.held.covered
+        ? h("s", {title: "covered by the Hold token"}, t) : h("span", {}, t)]).flat(), " (" + c.held.note + ")")];
   }
   const heldCard = (r, id) => { const ids = roundCards(r); return ids.length > 0 && ids[ids.length - 1] === id; };
 
@@ -454,26 +457,14 @@
 
   // --- undo ---------------------------------------------------------------------------
 
-  // What a destructive action ("Start over", a player's ✕) replaced, as it was: "Undo" on the
-  // bar it shows puts it back exactly, step and shown player included.
-  let undone = null;
+  // What a destructive action ("Start over", a player's ✕, a meal's row removed) replaced, as it
+  // was: "Undo" on the pad's undo bar puts it back exactly, step and shown player included.
   function undoable(what) {
-    undone = JSON.stringify({S, step, shown});
-    $("#undo-what").textContent = what;
-    $("#undo").hidden = false;
-    // the next thing typed or picked ends it: undoing then would take that away too
-    const end = (e) => {
-      if (e.target.closest && e.target.closest("#undo")) return;
-      undone = null; $("#undo").hidden = true;
-      document.removeEventListener("input", end, true); document.removeEventListener("change", end, true);
-    };
-    setTimeout(() => { document.addEventListener("input", end, true); document.addEventListener("change", end, true); }, 0);
+    const was = JSON.stringify({S, step, shown});
+    pad.offerUndo(what, () => undo(was));
   }
-  async function undo() {
-    if (!undone) return;
+  async function undo(undone) {
     const was = JSON.parse(undone);
-    undone = null;
-    $("#undo").hidden = true;
     S = was.S;
     shown = was.shown;
     meal.forget();
@@ -651,7 +642,7 @@
       const body = h("div", {class: "meal-body"}, meal.starsLine(where), meal.ingredients(o, m));
       set.append(h("div", {class: "meal" + (m.served ? "" : " unserved"), "data-card": id},
         h("label", {class: "served"}, box, " ", h("b", {}, c ? c.name : id)),
-        h("p", {class: "text"}, c ? (held && c.held ? c.held : c).text : ""), requirements(c, held), err(where), body));
+        said(c, held), err(where), body));
       if (m.served && !meal.hasLine(where)) meal.score(where, o.ask, true);
     }
     if (!roundCards(r).length) set.append(h("p", {class: "hint"}, "Pick the challenge cards of " + r + " first."));
@@ -685,17 +676,6 @@
     return set;
   }
 
-  // What a player left: an ingredient (type, value), no requirement, no spice.
-  function ingredientRow(list, i, where) {
-    const ing = list[i];
-    return h("div", {class: "ingredient"},
-      h("div", {class: "line"},
-        select(typeOptions(), ing.type, (v) => { ing.type = v; }, {"aria-label": "ingredient", "data-where": path(where, "type")}),
-        count(ing.value, (v) => { ing.value = v; }, {"aria-label": "value", placeholder: "value", "data-where": path(where, "value")}),
-        h("button", {type: "button", class: "small", "aria-label": "remove ingredient", onclick: () => { list.splice(i, 1); renderMeals(); changed(); }}, "✕")),
-      err(path(where, "type")), err(path(where, "value")), err(path(where, "spice")), err(where));
-  }
-
   // What the player had left unused at the end of the game: not recorded until asked for.
   function leftUnused(c, where) {
     const at = path(where, "left");
@@ -716,18 +696,9 @@
         }}, "Record what was left"));
       return box;
     }
-    const left = c.left;
-    left.ingredients.forEach((ing, i) => box.append(ingredientRow(left.ingredients, i, path(at, "ingredients", i))));
-    left.spices.forEach((sp, i) => box.append(h("div", {class: "line"},
-      select(spiceOptions("—").slice(1), sp, (v) => { left.spices[i] = v; }, {"aria-label": "spice left", "data-where": path(at, "spices", i)}),
-      h("button", {type: "button", class: "small", "aria-label": "remove spice", onclick: () => { left.spices.splice(i, 1); redo(); }}, "✕"),
-      err(path(at, "spices", i)))));
-    box.append(err(path(at, "ingredients")), err(path(at, "spices")), h("p", {},
-      h("button", {type: "button", class: "small", "data-add": path(at, "ingredients"), onclick: () => {
-        left.ingredients.push({type: R.ingredients[0], value: "", spice: ""}); redo();
-      }}, "+ ingredient"), " ",
-      h("button", {type: "button", class: "small", "data-add": path(at, "spices"), onclick: () => { left.spices.push(R.wild_spice); redo(); }}, "+ spice"), " ",
-      h("button", {type: "button", class: "small", onclick: () => { c.left = null; redo(); }}, "Not recorded")));
+    // entered as the planner's pantry is: a type chip and a value from the number pad, spices as chips
+    box.append(meal.pantry({R, at, tokens: false, err, changed: () => changed(true)}, c.left),
+      h("p", {}, h("button", {type: "button", class: "small", onclick: () => { c.left = null; redo(); }}, "Not recorded")));
     return box;
   }
 
@@ -968,7 +939,6 @@
       undoable("Started over");
       S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game");
     });
-    $("#undo-button").addEventListener("click", undo);
     $("#next-problem").addEventListener("click", nextProblem);
     for (const b of document.querySelectorAll("#steps button")) b.addEventListener("click", () => go(b.dataset.step));
     go(step);

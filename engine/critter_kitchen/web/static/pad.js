@@ -93,5 +93,32 @@ const pad = (() => {
   }
   document.addEventListener("DOMContentLoaded", keepAboveBar);
 
-  return {h, call, path, debounce, label, scrollCues};
+  // The undo bar (#undo: _undo.html, or the new-game page's bar) for what a page just destroyed:
+  // ``what`` said beside "Undo", which runs ``action``. One offer at a time; the next thing typed or
+  // picked on the page ends it (undoing then would take that away too), as does dropUndo().
+  let ending = null;
+  function offerUndo(what, action) {
+    dropUndo();
+    const bar = document.getElementById("undo");
+    document.getElementById("undo-what").textContent = what;
+    bar.hidden = false;
+    const end = (e) => { if (!(e && e.target && e.target.closest && e.target.closest("#undo"))) dropUndo(); };
+    const stop = () => {
+      document.removeEventListener("input", end, true);
+      document.removeEventListener("change", end, true);
+      bar.hidden = true;
+      document.getElementById("undo-button").onclick = null;
+    };
+    ending = stop;
+    document.getElementById("undo-button").onclick = () => { dropUndo(); action(); };
+    // from the next event on: the one that made this offer does not end it
+    setTimeout(() => {
+      if (ending !== stop) return;
+      document.addEventListener("input", end, true);
+      document.addEventListener("change", end, true);
+    }, 0);
+  }
+  function dropUndo() { const stop = ending; ending = null; if (stop) stop(); }
+
+  return {h, call, path, debounce, label, scrollCues, offerUndo, dropUndo};
 })();

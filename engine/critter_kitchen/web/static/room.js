@@ -50,6 +50,7 @@
   }
 
   function take(player) {
+    pad.dropUndo();  // the form is replaced: an undo of its last removal would put back an older one
     draft = copy(player.part);
     form = null;
     meal.forget();
@@ -108,13 +109,10 @@
     render();
   }
 
-  // Undo on the bar for what this page destroys: leaving the player's seat (with the meals typed
-  // and not saved), and ending the room (opened again as it was).
-  function offerUndo(what, action) {
-    $("undo-what").textContent = what;
-    $("undo").hidden = false;
-    $("undo-button").onclick = () => { $("undo").hidden = true; action(); };
-  }
+  // Undo on the pad's undo bar (pad.offerUndo) for what this page destroys: leaving the player's
+  // seat (with the meals typed and not saved), ending the room (opened again as it was), a change
+  // set aside, a meal's row removed or a meal cleared.
+  const offerUndo = pad.offerUndo;
   function leave() {
     const was = {seat, draft: copy(draft), base, dirty};
     localStorage.removeItem(seatKey); seat = null; draft = null; form = null; meal.forget(); editor(); render();
@@ -150,7 +148,6 @@
   // tokens}); the draft (the player's part of the room) is made from it at each change.
   let form = null;
   let limits = {courses: null, ingredients: {}};  // the spices in force for this player (/ui/meal answers)
-  let undone = null;
   const filled = (i) => String(i.value ?? "").trim() !== "" || (Array.isArray(i.spice) ? i.spice.length > 0 : !!i.spice);
   const num = (text) => { const t = String(text ?? "").trim(); return /^\d+$/.test(t) ? Number(t) : t; };
   const challenges = () => (room.setup.cards && room.setup.cards.challenges) || {};
@@ -231,8 +228,9 @@
       },
       redraw: (to) => { editor(); const el = to && document.querySelector('[data-where="' + CSS.escape(to) + '"]'); if (el) el.focus({preventScroll: true}); },
       remove: (what, fn) => {
-        undone = JSON.stringify(form);
-        fn(); draft = partOf(form); dirty = true; editor(what);
+        const was = JSON.stringify(form);
+        fn(); draft = partOf(form); dirty = true; editor();
+        offerUndo(what, () => { form = JSON.parse(was); draft = partOf(form); dirty = true; meal.forget(); editor(); });
       }};
     return o;
   }
@@ -268,18 +266,13 @@
     return h("section", {class: "critic"}, h("h3", {}, "Critic meal"), meal.starsLine(where), meal.courses(o, form.critic));
   }
 
-  // ``removed``: what was just taken out of the form, said with "Undo" (the next change ends it)
-  function editor(removed) {
+  function editor() {
     const box = $("editor");
     if (seat === null || draft === null) { box.hidden = true; return; }
     const player = room.players[seat];
     if (form === null) form = formOf(draft);
-    if (!removed) undone = null;
     box.hidden = false;
     box.replaceChildren(...[h("h2", {}, player.name + "'s meals"),
-      undone ? h("div", {class: "undo", role: "status"}, h("span", {}, removed), h("button", {type: "button", onclick: () => {
-        form = JSON.parse(undone); undone = null; draft = partOf(form); dirty = true; meal.forget(); editor();
-      }}, "Undo")) : null,
       h("div", {"data-pad-group": ""},
         Object.keys(challenges()).map((r) => h("div", {class: "round"}, h("h3", {}, r.replace(/_/g, " ")), (challenges()[r] || []).map((id) => challengeMeal(player.name, r, id)))),
         criticMeal(player.name)),
