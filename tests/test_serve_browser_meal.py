@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from test_serve_browser import EXAMPLES, Visit, expect, imported, running_server  # noqa: E402
+from test_serve_browser_shots import NULLS  # noqa: E402
 
 ROAST = "challenge_meals.round3.Ana.sunday-roast"  # Sunday Roast requires meat, carrot
 
@@ -244,6 +245,10 @@ def test_what_was_left_is_entered_with_the_chips_and_the_number_pad(visit, tmp_p
     page.click(f'[data-chip="{left}.spices:fish"]')
     page.click(f'[data-chip="{left}.spices[1]"]')  # a tap on a spice kept takes it out
     expect(box.locator("select")).to_have_count(0)  # no native dropdown left
+    assert box.evaluate(NULLS) == []  # none of its parts it has not (tokens) written out as "null"
+    planner = page.locator("#meals [data-player]:not([hidden]) .planner").first
+    planner.locator("summary").click()
+    assert planner.evaluate(NULLS) == []  # the planner's pantry, which shows no problems at its fields
     expect(page.locator(f'.err[data-for="{left}.ingredients[0].value"]')).to_be_hidden()
     draft = page.evaluate("JSON.parse(localStorage.getItem('critter-kitchen-draft')).S")
     ana = next(p["key"] for p in draft["players"] if p["name"] == "Ana")

@@ -248,7 +248,7 @@ const meal = (() => {
     const draw = (to) => {
       const add = h("div", {class: "adding", hidden: true});
       const more = h("div", {class: "adding", hidden: true});
-      box.replaceChildren(
+      box.replaceChildren(...[
         ...P.ingredients.map((ing, i) => h("div", {class: "ingredient"}, h("div", {class: "line"},
           h("span", {class: "type"}, ing.type),
           numField(ing.value, (v) => { ing.value = v; o.changed(); }, {"aria-label": ing.type + " value", placeholder: "—", "data-where": at + ".ingredients[" + i + "].value"}),
@@ -260,7 +260,8 @@ const meal = (() => {
         h("p", {class: "meal-actions"},
           h("button", {type: "button", class: "small", "data-add": at + ".ingredients", onclick: () => { add.hidden = !add.hidden; }}, "+ ingredient"),
           h("button", {type: "button", class: "small", "data-add": at + ".spices", onclick: () => { more.hidden = !more.hidden; }}, "+ spice")),
-        add, more, o.tokens === false ? null : tokenChips(R, P.tokens, at, () => o.changed()));
+        add, more, o.tokens === false ? null : tokenChips(R, P.tokens, at, () => o.changed()),
+      ].filter((part) => part));  // a part not shown (no problem at a field, no tokens asked) is left out, never "null"
       add.append(typeChips(R, [], (t) => { P.ingredients.push({type: t, value: ""}); draw(at + ".ingredients[" + (P.ingredients.length - 1) + "].value"); o.changed(); }, at + ".ingredients"));
       more.append(h("div", {class: "chips"}, spices.map((sp) => chip(sp === R.wild_spice ? sp : sp + " spice", false,
         () => { P.spices.push(sp); draw(); o.changed(); }, {"data-chip": at + ".spices:" + sp}))));
