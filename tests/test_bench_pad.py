@@ -132,3 +132,31 @@ def test_a_phone_in_a_room_is_counted_tap_by_tap(tmp_path):
         assert "done" in (ben.page.locator('li[data-seat="0"]').get_attribute("class") or "")
         browser.close()
     assert left == []
+
+
+def test_on_a_pad_that_knows_the_players_each_name_is_a_tap(tmp_path):
+    """``taps_one_phone_known_players``' setup: once the pad has kept a game of the players, each
+    name is a tap on its chip, nothing typed; the rest of the setup is counted as on a fresh pad."""
+    import json
+    import urllib.request
+
+    record = yaml.safe_load((ROOT / "examples" / "two-players.yaml").read_text())
+    players, cards = record["players"], record["cards"]
+    with chromium_or_skip()() as p, bench_pad.serving(tmp_path) as url:
+        kept = urllib.request.Request(url + "api/games", data=json.dumps(record).encode(), method="POST")
+        kept.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(kept, timeout=20) as answer:
+            assert answer.status == 201
+        browser = launch_chromium(p)
+        context = bench_pad.new_phone(browser)
+        page = context.new_page()
+        left = bench_pad.guard(page, url)
+        pad = bench_pad.Pad(page, url)
+        bench_pad.setup(pad, record, known=True)
+        chips = sum("restaurateur" in p for p in players) + sum(len(ids) for ids in cards["challenges"].values()) + 1
+        taps = len(players) + chips + len(cards["rumors"]) + 1  # a chip a name, + "Enter the meals"
+        assert (pad.count.taps, pad.count.keys, pad.count.dropdowns) == (taps, 0, 0)
+        assert [pad.at(f"players[{i}].name").input_value() for i in range(2)] == ["Ana", "Ben"]
+        assert page.locator("#step-meals").is_visible()
+        browser.close()
+    assert left == []
