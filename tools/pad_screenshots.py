@@ -30,11 +30,8 @@ import argparse
 import contextlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -49,12 +46,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import chromium_path, enter_critic_meal, enter_meal, launch_chromium, offline_guard  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+
+from bench_pad import BenchError, serving  # noqa: E402
+
 RECORD = ROOT / "examples" / "four-players.yaml"
 SEVEN = ROOT / "examples" / "a-la-carte" / "seven-players.yaml"
 TOKEN = "pad-screenshots-token-0123456789"
 WIDTHS = {390: {"width": 390, "height": 844}, 1366: {"width": 1366, "height": 900}}
 STEPS = ("setup", "meal", "critic", "result", "history", "room", "phone", "result-7")
-SERVER_START_S = 60.0  # how long the server may take to answer its first request
 STEP_TIMEOUT_MS = 20_000  # how long one page action may wait for the page
 
 
@@ -72,42 +72,15 @@ def call(url: str, method: str = "GET", body: object = None) -> Any:
         return json.loads(answer.read())
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def served(folder: Path) -> Iterator[str]:
-    """``critter-kitchen serve`` on 127.0.0.1 with a fresh database in ``folder``: its address."""
-    port = free_port()
-    command = [sys.executable, "-m", "critter_kitchen", "serve", "--db", str(folder / "games.sqlite3")]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--token", TOKEN]
-    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}/"
+    """``critter-kitchen serve`` on 127.0.0.1 with the token and a fresh database in ``folder``
+    (started as tools/bench_pad.py starts it): its address."""
     try:
-        deadline = time.monotonic() + SERVER_START_S
-        while True:
-            if process.poll() is not None:
-                raise ShotError(f"the server stopped: {process.stderr.read() if process.stderr else ''}".strip())
-            try:
-                call(url + "api/games")
-                break
-            except (OSError, urllib.error.URLError):
-                if time.monotonic() > deadline:
-                    raise ShotError(f"the server did not answer within {SERVER_START_S:.0f} s") from None
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        with serving(folder, TOKEN) as url:
+            yield url
+    except BenchError as e:
+        raise ShotError(str(e)) from None
 
 
 @dataclass
