@@ -57,6 +57,15 @@ def game(serve: Serve, game_id: int, version: str = "") -> dict:
     return answer
 
 
+# the page's requests for the packs' rules answered a second late once ``window.slowCards`` is set
+SLOW_CARDS = """(() => {
+  const fetched = window.fetch;
+  window.fetch = (url, options) => String(url).includes("/ui/cards") && window.slowCards
+    ? new Promise((done) => setTimeout(done, 1000)).then(() => fetched(url, options))
+    : fetched(url, options);
+})();"""
+
+
 def names(page) -> list[str]:
     return page.locator('[data-where$="].name"]').evaluate_all("els => els.map(e => e.value)")
 
@@ -120,6 +129,21 @@ def test_opening_a_game_to_edit_puts_the_draft_aside_with_an_undo(serve: Serve, 
     page.click("#undo-button")
     expect(page.locator('[data-where="players[0].name"]')).to_have_value("Zed")
     expect(page.locator("#step-game h1")).to_have_text("New game")
+
+
+def test_a_name_typed_just_after_start_over_is_kept(serve: Serve, laptop) -> None:
+    """Start over draws the fresh form at once: a name typed while the packs' rules would be asked
+    again (slowed here to 1 s) goes into the new game, not into the form being thrown away."""
+    page = laptop
+    page.add_init_script(SLOW_CARDS)
+    page.goto(serve.url + "new")
+    page.locator('[data-where="players[0].name"]').fill("Old")
+    page.evaluate("window.slowCards = true")
+    page.click("#start-over")
+    page.locator('[data-where="players[0].name"]').fill("Zed")
+    page.wait_for_timeout(1500)  # whatever was asked has answered
+    expect(page.locator('[data-where="players[0].name"]')).to_have_value("Zed")
+    assert names(page) == ["Zed", ""]
 
 
 def test_an_import_that_replaces_the_form_is_undone(serve: Serve, laptop) -> None:

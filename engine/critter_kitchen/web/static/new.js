@@ -11,6 +11,7 @@
   const TAPPED_CHECK_MS = 120;
 
   let R = null;  // what the rules of the packs picked need (/ui/cards)
+  let rulesOf = null;  // the packs whose rules R is, as asked
   let S = fresh();  // the game typed so far
   let last = {problems: [], result: null};  // the latest check
   let asked = 0;  // checks sent; an answer to an older one is dropped
@@ -870,6 +871,7 @@
       return false;
     }
     R = answer.data;
+    rulesOf = S.packs.join(",");
     return true;
   }
 
@@ -937,7 +939,13 @@
     $("#import").addEventListener("change", importFile);
     $("#start-over").addEventListener("click", async () => {
       undoable("Started over");
-      S = fresh(); shown = null; localStorage.removeItem(DRAFT); await repack(); go("game");
+      const packs = [...document.querySelectorAll("#packs input:checked")].map((b) => b.value);
+      S = fresh(); shown = null; localStorage.removeItem(DRAFT);
+      S.packs = packs;
+      // the rules in hand are these packs': the fresh form at once, so nothing is typed into the old
+      // one while the rules are asked again
+      if (rulesOf === packs.join(",")) { renderAll(); changed(); } else await repack();
+      go("game");
     });
     $("#next-problem").addEventListener("click", nextProblem);
     for (const b of document.querySelectorAll("#steps button")) b.addEventListener("click", () => go(b.dataset.step));
