@@ -308,6 +308,11 @@ def test_a_meal_error_is_shown_at_its_field_in_the_engines_words(visit):
     visit.page.click('#who button:has-text("Ana")')
     message.wait_for()
     message.scroll_into_view_if_needed()
+    # the meal's own line says it in the colour of a problem: the game's check, which clears its
+    # own marks, leaves the line's alone
+    line = visit.page.locator('[data-stars="challenge_meals.round3.Ana.sunday-roast"]')
+    expect(line).to_have_text("not scored yet: bread spice does not match carrot; use carrot or allspice")
+    expect(line).to_have_class("meal-stars bad")
     visit.shot("score-pad-meal-error")
     visit.page.click("#to-save")
     assert visit.page.locator("#save").is_disabled()  # nothing is scored, nor kept, until it is legal
@@ -408,6 +413,7 @@ def test_what_a_player_left_is_typed_checked_at_its_field_and_kept(visit):
     message = page.locator(f'.err[data-for="{at}.ingredients[0].value"]')
     expect(message).to_have_text("expected a positive whole number up to 1000000, got 0")
     visit.field(f"{at}.ingredients[0].value").fill("4")
+    page.click("#numpad .done")  # the number pad put away, as a person does before the chips under it
     left.locator("button", has_text="+ spice").click()
     page.click(f'[data-chip="{at}.spices:fish"]')
     visit.legal()
@@ -445,6 +451,20 @@ def test_history_and_a_players_statistics_after_three_games(visit, tmp_path):
     page.locator("#stats .headline").wait_for()
     assert page.inner_text("#stats .headline").startswith(f"2 games · {wins} {'win' if wins == 1 else 'wins'} · ")
     assert "Plays most often against Ana (2 games)" in page.inner_text("#stats")
+    # the stages by the names the result's rows give them, in the order they run, each with its
+    # description as its title
+    rows = page.locator("#stats table.figures tbody th")
+    assert rows.all_inner_texts() == [
+        "Round 3 meals",
+        "Round 6 meals",
+        "Most soup",
+        "All courses",
+        "Best course",
+        "Rumors",
+        "Score track",
+    ]
+    assert "challenge.round3" not in page.inner_text("#stats")
+    assert (rows.first.get_attribute("title") or "").startswith("each challenge meal of round 3 earns stars")
     visit.shot("score-pad-player")
     page.goto(visit.url + "cards")
     page.locator("#stats table").first.wait_for()

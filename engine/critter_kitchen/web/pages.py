@@ -162,9 +162,11 @@ def kept_game(request: Request, game_id: str) -> Any:
 
 
 @router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)
-def player_page(request: Request, name: str) -> Response:
-    """A player's statistics page (read by the page from the API); a name may hold "/"."""
-    return page(request, "player.html", name=name)
+async def player_page(request: Request, name: str) -> Response:
+    """A player's statistics page (read by the page from the API), with the words of the server's
+    stages; a name may hold "/"."""
+    stages = await engine(request, server_stage_names, request.app.state.rulesets)
+    return page(request, "player.html", name=name, stages=stages)
 
 
 @router.get("/cards", response_class=HTMLResponse, include_in_schema=False)
@@ -176,6 +178,16 @@ async def cards_page(request: Request) -> Response:
 def server_card_names(rulesets: Any) -> dict[str, list[str]]:
     """Card id -> [name, kind] for the cards of the server's own packs."""
     return {cid: [card.name, card.kind] for cid, card in rulesets(()).cards.items()}
+
+
+def server_stage_names(rulesets: Any) -> list[list[str]]:
+    """[stage id, its short name (else its description), its description] for each stage of the
+    server's own packs, in the order they run: the words a page names a stage by, as the
+    result's rows do."""
+    return [
+        [s.name, " ".join((s.short_name or s.description).split()), " ".join(s.description.split())]
+        for s in rulesets(()).stages
+    ]
 
 
 def page(request: Request, template: str, *, status: int = 200, **context: Any) -> Response:

@@ -229,9 +229,10 @@
 
   // Each problem goes to the message slot of its record path, or of the nearest enclosing
   // path the page has a slot for; what has none is listed below the page.
+  const MARKED = ".field, .meal, .course, .ingredient";  // what the check marks bad around a problem's slot
   function showProblems() {
     for (const el of document.querySelectorAll(".err[data-for]")) { el.textContent = ""; el.hidden = true; }
-    for (const el of document.querySelectorAll(".bad")) el.classList.remove("bad");
+    for (const el of document.querySelectorAll(MARKED)) el.classList.remove("bad");  // only the check's own marks
     const other = $("#other-problems");
     other.textContent = "";
     const perPlayer = {};
@@ -240,7 +241,7 @@
       if (slot) {
         slot.hidden = false;
         slot.append(h("span", {class: "msg"}, p.message));
-        const box = slot.closest(".field, .meal, .course, .ingredient");
+        const box = slot.closest(MARKED);
         if (box) box.classList.add("bad");
         const owner = slot.closest("[data-player]");
         if (owner) perPlayer[owner.dataset.player] = (perPlayer[owner.dataset.player] || 0) + 1;
@@ -681,9 +682,11 @@
   function leftUnused(c, where) {
     const at = path(where, "left");
     const redo = () => { renderMeals(); changed(); };
+    // open or closed as last asked: kept at the tap itself (the toggle event comes a moment later,
+    // and a form drawn again meanwhile would be drawn closed)
     const box = h("details", {class: "left", open: !!(c.left || c.leftAsIs !== undefined),
-      ontoggle: (e) => { c.leftOpen = e.target.open; }},
-      h("summary", {}, "Left unused at the end of the game"), err(at));
+      ontoggle: (e) => { if (e.target.isConnected) c.leftOpen = e.target.open; }},
+      h("summary", {onclick: () => { c.leftOpen = !box.open; }}, "Left unused at the end of the game"), err(at));
     if (c.leftOpen) box.open = true;
     if (c.leftAsIs !== undefined) {
       box.append(h("p", {class: "hint"}, "Kept as imported: " + JSON.stringify(c.leftAsIs)),

@@ -32,11 +32,21 @@
     const often = d.frequent_rival, tough = d.toughest_rival;
     if (often) out.append(h("p", {}, "Plays most often against ", who(often.name), ` (${often.games} ${often.games === 1 ? "game" : "games"})`));
     if (tough) out.append(h("p", {}, "Beaten most often by ", who(tough.name), ` (ahead in ${tough.ahead} of ${tough.games})`));
-    if (d.stars_per_stage) out.append(h("h2", {}, "Stars per stage, on average"), shown(d.stars_per_stage));
+    if (d.stars_per_stage) out.append(h("h2", {}, "Stars per stage, on average"), perStage(d.stars_per_stage));
     const known = ["name", "games", "wins", "shared_wins", "win_rate", "stars_mean", "best_game", "frequent_rival", "toughest_rival", "stars_per_stage"];
     const rest = Object.fromEntries(Object.entries(d).filter(([k]) => !known.includes(k)));
     if (Object.keys(rest).length) out.append(h("h2", {}, "More"), shown(rest));
     return out;
+  }
+
+  // One row per stage, in the order the stages run, named as the result's rows name it (its short
+  // name, its description as the row's title) when the server's packs know it; others after, by id.
+  function perStage(stars) {
+    const known = JSON.parse(box.dataset.stages || "[]").filter(([id]) => id in stars);
+    const named = new Set(known.map(([id]) => id));
+    const order = [...known, ...Object.keys(stars).filter((id) => !named.has(id)).map((id) => [id, id, null])];
+    return h("table", {class: "figures"}, h("tbody", {}, order.map(([id, name, about]) =>
+      h("tr", {}, h("th", {scope: "row", title: about}, name), h("td", {}, scalar(stars[id]))))));
   }
 
   // One row per card: its name from the loaded packs (else its id), then its figures.
