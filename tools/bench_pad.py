@@ -762,15 +762,22 @@ def cli_score(path: Path) -> Any:
     return json.loads(done.stdout)
 
 
-def authorized(url: str, token: str | None) -> urllib.request.Request:
-    request = urllib.request.Request(url)
+def authorized(url: str, token: str | None, method: str = "GET", body: object = None) -> urllib.request.Request:
+    """A request to the pad with its token, if any (and ``body`` as JSON, if given)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
     return request
 
 
-def fetch_json(url: str, token: str | None = None) -> Any:
-    with urllib.request.urlopen(authorized(url, token), timeout=10) as answer:
+def fetch_json(
+    url: str, token: str | None = None, method: str = "GET", body: object = None, timeout: float = 10
+) -> Any:
+    """One request to the pad's API; its JSON answer."""
+    with urllib.request.urlopen(authorized(url, token, method, body), timeout=timeout) as answer:
         return json.load(answer)
 
 

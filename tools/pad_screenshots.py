@@ -33,7 +33,6 @@ import os
 import sys
 import tempfile
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +47,7 @@ from browser import chromium_path, enter_critic_meal, enter_meal, launch_chromiu
 
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_pad import BenchError, serving  # noqa: E402
+from bench_pad import BenchError, fetch_json, serving  # noqa: E402
 
 RECORD = ROOT / "examples" / "four-players.yaml"
 SEVEN = ROOT / "examples" / "a-la-carte" / "seven-players.yaml"
@@ -64,12 +63,7 @@ class ShotError(Exception):
 
 def call(url: str, method: str = "GET", body: object = None) -> Any:
     """One request to the pad's API with the server's token; its JSON answer."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Authorization", f"Bearer {TOKEN}")
-    request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=20) as answer:
-        return json.loads(answer.read())
+    return fetch_json(url, TOKEN, method, body, timeout=20)
 
 
 @contextlib.contextmanager
